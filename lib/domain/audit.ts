@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** One change made through Berth: who did what to which object, and how it ended. */
+export const auditEntrySchema = z.object({
+  id: z.string().regex(/^\d+$/),
+  at: z.date(),
+  actor: z.string().min(1),
+  /** Dotted verb, such as sandbox.create or settings.update. */
+  action: z.string().regex(/^[a-z]+(\.[a-z-]+)+$/, "action must look like sandbox.create"),
+  targetKind: z.string().min(1),
+  targetId: z.string().min(1),
+  outcome: z.enum(["Succeeded", "Failed"]),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const newAuditEntrySchema = auditEntrySchema.omit({ id: true, at: true }).extend({
+  details: auditEntrySchema.shape.details.default({}),
+});
+export type NewAuditEntry = z.input<typeof newAuditEntrySchema>;

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { workspaceBackendSchema } from "./gateway-defaults.ts";
+import { sandboxStatusSchema } from "./sandbox-status.ts";
+
+/** Berth's own record of a sandbox: identity, what was asked for, and what was last observed. */
+export const sandboxRecordSchema = sandboxStatusSchema.extend({
+  id: z.uuid(),
+  name: z.string(),
+  namespace: z.string(),
+  /** The validated spec as submitted; parsed again by whoever needs its fields. */
+  spec: z.record(z.string(), z.unknown()),
+  workspaceBackend: workspaceBackendSchema,
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  deletedAt: z.date().nullable(),
+});
+export type SandboxRecord = z.infer<typeof sandboxRecordSchema>;
+
+/** One page of a list: pass `nextCursor` back as `cursor` for the next one; null at the end. */
+export const pageSchema = <Item extends z.ZodType>(item: Item) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export type Page<Item> = { items: Item[]; nextCursor: string | null };
+
+export const pageRequestSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().min(1).optional(),
+});
+export type PageRequest = z.input<typeof pageRequestSchema>;

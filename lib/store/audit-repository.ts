@@ -1,0 +1,37 @@
+import { auditEntrySchema, newAuditEntrySchema, type AuditEntry, type NewAuditEntry } from "../domain/audit.ts";
+import type { Page } from "../domain/sandbox-record.ts";
+import { decodeCursor, encodeCursor, SERIAL_SHAPE } from "./cursor.ts";
+import { type Db, type Tx, toJson, Prisma } from "./prisma-client.ts";
+
+type AuditRow = Prisma.AuditEntryGetPayload<object>;
+
+const toEntry = (row: AuditRow): AuditEntry => auditEntrySchema.parse({ ...row, id: row.id.toString() });
+
+/** Writes one audit entry with whichever client is at hand (also inside a transaction). */
+export async function writeAuditEntry(db: Db | Tx, entry: NewAuditEntry): Promise<AuditEntry> {
+  const valid = newAuditEntrySchema.parse(entry);
+  return toEntry(await db.auditEntry.create({ data: { ...valid, details: toJson(valid.details) } }));
+}
+
+export function auditRepository(db: Db) {
+  return {
+    recordChange: (entry: NewAuditEntry) => writeAuditEntry(db, entry),
+
+    /** Newest first, optionally for one target. */
+    async listChanges(request: { limit: number; cursor?: string; targetKind?: string; targetId?: string }): Promise<Page<AuditEntry>> {
+      const rows = await db.auditEntry.findMany({
+        where: {
+          ...(request.targetKind ? { targetKind: request.targetKind } : {}),
+          ...(request.targetId ? { targetId: request.targetId } : {}),
+          ...(request.cursor ? { id: { lt: BigInt(decodeCursor(request.cursor, SERIAL_SHAPE)) } } : {}),
+        },
+        orderBy: { id: "desc" },
+        take: request.limit + 1,
+      });
+      const items = rows.slice(0, request.limit).map(toEntry);
+      return { items, nextCursor: rows.length > request.limit ? encodeCursor(items[items.length - 1]!.id) : null };
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof auditRepository>;

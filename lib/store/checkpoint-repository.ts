@@ -1,0 +1,40 @@
+import { checkpointOutcomeSchema, checkpointSchema, type Checkpoint, type CheckpointOutcome } from "../domain/checkpoint.ts";
+import { type Db, Prisma } from "./prisma-client.ts";
+
+type CheckpointRow = Prisma.CheckpointGetPayload<object>;
+
+const toCheckpoint = (row: CheckpointRow): Checkpoint => checkpointSchema.parse(row);
+
+export function checkpointRepository(db: Db) {
+  return {
+    async startCheckpoint(request: { sandboxId: string; trigger: Checkpoint["trigger"]; startedAt: Date }): Promise<Checkpoint> {
+      return toCheckpoint(await db.checkpoint.create({ data: request }));
+    },
+
+    async finishCheckpoint(id: string, outcome: CheckpointOutcome, finishedAt: Date): Promise<Checkpoint> {
+      const valid = checkpointOutcomeSchema.parse(outcome);
+      const started = await db.checkpoint.findUniqueOrThrow({ where: { id }, select: { startedAt: true } });
+      const row = await db.checkpoint.update({
+        where: { id },
+        data: { ...valid, finishedAt, durationMs: Math.max(0, finishedAt.getTime() - started.startedAt.getTime()) },
+      });
+      return toCheckpoint(row);
+    },
+
+    async recordSnapshot(id: string, snapshot: { name: string; ready: boolean; error: string | null }): Promise<Checkpoint> {
+      const row = await db.checkpoint.update({
+        where: { id },
+        data: { snapshotName: snapshot.name, snapshotReady: snapshot.ready, snapshotError: snapshot.error },
+      });
+      return toCheckpoint(row);
+    },
+
+    /** Newest first. */
+    async listCheckpoints(sandboxId: string, limit = 50): Promise<Checkpoint[]> {
+      const rows = await db.checkpoint.findMany({ where: { sandboxId }, orderBy: { startedAt: "desc" }, take: limit });
+      return rows.map(toCheckpoint);
+    },
+  };
+}
+
+export type CheckpointRepository = ReturnType<typeof checkpointRepository>;

@@ -1,0 +1,8 @@
+// lib/store: the only place that talks to the database. Repositories speak in intents
+// (recordSandbox, appendEvent, saveGatewaySettings); Prisma stays inside this folder.
+export { openStore, redactPassword, type Store, type StoreKind, type StoreLocation } from "./open-store.ts";
+export { DataDirInUseError } from "./data-dir-lock.ts";
+export { MigrationError, type MigrationReport } from "./migrator.ts";
+export { InvalidCursorError } from "./cursor.ts";
+export { SandboxNameTakenError, SandboxNotFoundError, type NewSandbox } from "./sandbox-repository.ts";
+export type { StoredGatewaySetting, GatewaySettingKey } from "./settings-repository.ts";

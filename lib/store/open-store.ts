@@ -1,0 +1,113 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import pg from "pg";
+import { auditRepository } from "./audit-repository.ts";
+import { checkpointRepository } from "./checkpoint-repository.ts";
+import { lockDataDir, type DataDirLock } from "./data-dir-lock.ts";
+import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport } from "./migrator.ts";
+import { createPrismaClient, type Db } from "./prisma-client.ts";
+import { sandboxRepository } from "./sandbox-repository.ts";
+import { settingsRepository } from "./settings-repository.ts";
+import { pgliteSession, pgSession } from "./sql-session.ts";
+import { timelineRepository } from "./timeline-repository.ts";
+
+export type StoreLocation =
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "postgresql"; databaseUrl: string };
+
+export type StoreKind = StoreLocation["kind"];
+
+export interface Store {
+  readonly kind: StoreKind;
+  readonly migrations: MigrationReport;
+  readonly sandboxes: ReturnType<typeof sandboxRepository>;
+  readonly timeline: ReturnType<typeof timelineRepository>;
+  readonly checkpoints: ReturnType<typeof checkpointRepository>;
+  readonly settings: ReturnType<typeof settingsRepository>;
+  readonly audit: ReturnType<typeof auditRepository>;
+  close(): Promise<void>;
+}
+
+function repositories(db: Db) {
+  return {
+    sandboxes: sandboxRepository(db),
+    timeline: timelineRepository(db),
+    checkpoints: checkpointRepository(db),
+    settings: settingsRepository(db),
+    audit: auditRepository(db),
+  };
+}
+
+/** Opens the store, migrated and ready, or throws with a message that says what to do. */
+export async function openStore(location: StoreLocation, migrationsDir = DEFAULT_MIGRATIONS_DIR): Promise<Store> {
+  const migrations = await readMigrations(migrationsDir);
+  return location.kind === "pglite"
+    ? openEmbedded(location.dataDir, migrations)
+    : openPostgres(location.databaseUrl, migrations);
+}
+
+async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<typeof readMigrations>>): Promise<Store> {
+  // PGlite does not create parent directories.
+  mkdirSync(dataDir, { recursive: true });
+  const lock: DataDirLock = lockDataDir(dataDir);
+  let pglite: PGlite | undefined;
+  try {
+    pglite = await PGlite.create(path.join(dataDir, "pgdata"));
+    const report = await migrate(pgliteSession(pglite), migrations);
+    const db = createPrismaClient(new PrismaPGlite(pglite));
+    const opened = pglite;
+    return {
+      kind: "pglite",
+      migrations: report,
+      ...repositories(db),
+      async close() {
+        await db.$disconnect();
+        await opened.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    await pglite?.close().catch(() => {});
+    lock.release();
+    throw error;
+  }
+}
+
+async function openPostgres(databaseUrl: string, migrations: Awaited<ReturnType<typeof readMigrations>>): Promise<Store> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `Cannot connect to PostgreSQL at ${redactPassword(databaseUrl)}: ${(error as Error).message}. ` +
+        `Check DATABASE_URL, or unset it to use the embedded store in BERTH_DATA_DIR.`,
+      { cause: error },
+    );
+  }
+  let report: MigrationReport;
+  try {
+    report = await migrate(pgSession(client), migrations);
+  } finally {
+    await client.end();
+  }
+  const db = createPrismaClient(new PrismaPg({ connectionString: databaseUrl }));
+  return {
+    kind: "postgresql",
+    migrations: report,
+    ...repositories(db),
+    close: () => db.$disconnect(),
+  };
+}
+
+export function redactPassword(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "(an unparseable DATABASE_URL)";
+  }
+}

@@ -1,0 +1,131 @@
+import { sandboxRecordSchema, type Page, type SandboxRecord } from "../domain/sandbox-record.ts";
+import type { SandboxStatus } from "../domain/sandbox-status.ts";
+import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
+import { decodeCursor, encodeCursor, UUID_SHAPE } from "./cursor.ts";
+import { type Db, isNotFound, isUniqueViolation, toJson, Prisma } from "./prisma-client.ts";
+
+export class SandboxNameTakenError extends Error {
+  constructor(
+    readonly namespace: string,
+    readonly sandboxName: string,
+  ) {
+    super(`A sandbox named ${sandboxName} already exists in namespace ${namespace}. Choose another name, or delete that sandbox first.`);
+    this.name = "SandboxNameTakenError";
+  }
+}
+
+export class SandboxNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super(`No sandbox has the id ${id}.`);
+    this.name = "SandboxNotFoundError";
+  }
+}
+
+export interface NewSandbox {
+  id?: string;
+  name: string;
+  namespace: string;
+  spec: Record<string, unknown>;
+  workspaceBackend: WorkspaceBackend;
+}
+
+const liveKey = (namespace: string, name: string) => `${namespace}/${name}`;
+
+type SandboxRow = Prisma.SandboxGetPayload<object>;
+
+function toRecord(row: SandboxRow): SandboxRecord {
+  return sandboxRecordSchema.parse({ ...row, details: row.statusDetails });
+}
+
+export function sandboxRepository(db: Db) {
+  return {
+    /** Records a new live sandbox; its name must be free among live sandboxes of its namespace. */
+    async recordSandbox(sandbox: NewSandbox): Promise<SandboxRecord> {
+      try {
+        const row = await db.sandbox.create({
+          data: {
+            id: sandbox.id,
+            name: sandbox.name,
+            namespace: sandbox.namespace,
+            liveKey: liveKey(sandbox.namespace, sandbox.name),
+            spec: toJson(sandbox.spec),
+            workspaceBackend: sandbox.workspaceBackend,
+          },
+        });
+        return toRecord(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new SandboxNameTakenError(sandbox.namespace, sandbox.name);
+        throw error;
+      }
+    },
+
+    async getSandbox(id: string): Promise<SandboxRecord | null> {
+      const row = await db.sandbox.findUnique({ where: { id } });
+      return row ? toRecord(row) : null;
+    },
+
+    async findLiveSandbox(namespace: string, name: string): Promise<SandboxRecord | null> {
+      const row = await db.sandbox.findUnique({ where: { liveKey: liveKey(namespace, name) } });
+      return row ? toRecord(row) : null;
+    },
+
+    /** Newest first. Deleted sandboxes only when asked for: they are history. */
+    async listSandboxes(request: { limit: number; cursor?: string; includeDeleted?: boolean }): Promise<Page<SandboxRecord>> {
+      const rows = await db.sandbox.findMany({
+        where: request.includeDeleted ? {} : { deletedAt: null },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: request.limit + 1,
+        ...(request.cursor ? { cursor: { id: decodeCursor(request.cursor, UUID_SHAPE) }, skip: 1 } : {}),
+      });
+      const items = rows.slice(0, request.limit).map(toRecord);
+      const hasMore = rows.length > request.limit;
+      return { items, nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.id) : null };
+    },
+
+    /** Replaces the derived status with what was last observed (level-triggered: whole, not a delta). */
+    async saveStatus(id: string, status: SandboxStatus): Promise<SandboxRecord> {
+      try {
+        const row = await db.sandbox.update({
+          where: { id },
+          data: {
+            phase: status.phase,
+            reason: status.reason,
+            message: status.message,
+            conditions: toJson(status.conditions),
+            nodeName: status.nodeName,
+            podName: status.podName,
+            podUid: status.podUid,
+            previousNodeName: status.previousNodeName,
+            previousPodUid: status.previousPodUid,
+            statusDetails: toJson(status.details),
+          },
+        });
+        return toRecord(row);
+      } catch (error) {
+        if (isNotFound(error)) throw new SandboxNotFoundError(id);
+        throw error;
+      }
+    },
+
+    /** The sandbox is gone from the cluster; its record and timeline stay, and its name is free again. */
+    async markDeleted(id: string, at: Date): Promise<SandboxRecord> {
+      try {
+        const row = await db.sandbox.update({
+          where: { id },
+          data: { deletedAt: at, liveKey: null, phase: "Deleted", reason: null, message: null },
+        });
+        return toRecord(row);
+      } catch (error) {
+        if (isNotFound(error)) throw new SandboxNotFoundError(id);
+        throw error;
+      }
+    },
+
+    /** Removes a record that never became a sandbox (its creation failed and was undone). */
+    async discardUncreated(id: string): Promise<void> {
+      await db.sandbox.deleteMany({ where: { id } });
+    },
+  };
+}
+
+export type SandboxRepository = ReturnType<typeof sandboxRepository>;

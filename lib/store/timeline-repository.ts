@@ -1,0 +1,51 @@
+import { newTimelineEventSchema, timelineEventSchema, type NewTimelineEvent, type TimelineEvent } from "../domain/timeline.ts";
+import { type Db, toJson, Prisma } from "./prisma-client.ts";
+
+// Readers resume from "the last id I saw" (SSE Last-Event-ID). That is only safe if ids become
+// visible in increasing order; a sequence alone does not promise it with concurrent writers
+// (id 7 can commit before id 6). Taking one advisory lock per append transaction makes commit
+// order equal id order.
+const APPEND_LOCK_KEY = 72_417_001;
+
+type TimelineRow = Prisma.TimelineEventGetPayload<object>;
+
+function toEvent(row: TimelineRow): TimelineEvent {
+  return timelineEventSchema.parse({ ...row, id: row.id.toString() });
+}
+
+const afterId = (id: string | undefined) => (id === undefined ? undefined : { gt: BigInt(id) });
+
+export function timelineRepository(db: Db) {
+  return {
+    async appendEvent(event: NewTimelineEvent): Promise<TimelineEvent> {
+      const valid = newTimelineEventSchema.parse(event);
+      const row = await db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
+        return tx.timelineEvent.create({ data: { ...valid, data: toJson(valid.data) } });
+      });
+      return toEvent(row);
+    },
+
+    /** A sandbox's timeline, oldest first, optionally after a given event id. */
+    async listForSandbox(sandboxId: string, request: { after?: string; limit: number }): Promise<TimelineEvent[]> {
+      const rows = await db.timelineEvent.findMany({
+        where: { sandboxId, id: afterId(request.after) },
+        orderBy: { id: "asc" },
+        take: request.limit,
+      });
+      return rows.map(toEvent);
+    },
+
+    /** Everything recorded after an event id, oldest first: what an SSE client missed. */
+    async listAfter(request: { after?: string; sandboxId?: string; limit: number }): Promise<TimelineEvent[]> {
+      const rows = await db.timelineEvent.findMany({
+        where: { id: afterId(request.after), ...(request.sandboxId ? { sandboxId: request.sandboxId } : {}) },
+        orderBy: { id: "asc" },
+        take: request.limit,
+      });
+      return rows.map(toEvent);
+    },
+  };
+}
+
+export type TimelineRepository = ReturnType<typeof timelineRepository>;
