@@ -9,6 +9,10 @@ import path from "node:path";
 
 const LOCK_FILE = "berth.lock";
 
+// Locks this process holds, across every copy of this module Next.js may have loaded.
+const HELD = Symbol.for("berth.heldDataDirLocks");
+const held: Set<string> = ((globalThis as { [HELD]?: Set<string> })[HELD] ??= new Set());
+
 interface LockOwner {
   pid: number;
   hostname: string;
@@ -57,12 +61,13 @@ function readOwner(lockPath: string): LockOwner | null {
   return null;
 }
 
-function isStale(owner: LockOwner | null): boolean {
+function isStale(lockPath: string, owner: LockOwner | null): boolean {
   if (owner === null) return true;
   // Another host may share the directory over a network file system; we cannot see its pids.
   if (owner.hostname !== hostname()) return false;
-  // Our own pid in a lock we did not take is a previous life of this container (pid 1 again).
-  if (owner.pid === process.pid) return true;
+  // Our own pid in a lock this process does not hold is a previous life of this container
+  // (pid 1 again after a restart).
+  if (owner.pid === process.pid) return !held.has(lockPath);
   return !isRunning(owner.pid);
 }
 
@@ -77,16 +82,18 @@ export function lockDataDir(dataDir: string): DataDirLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = readOwner(lockPath);
-      if (!isStale(owner)) throw new DataDirInUseError(dataDir, owner!);
+      if (!isStale(lockPath, owner)) throw new DataDirInUseError(dataDir, owner!);
       rmSync(lockPath, { force: true });
       continue;
     }
     writeSync(fd, JSON.stringify(me));
     closeSync(fd);
+    held.add(lockPath);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
+      held.delete(lockPath);
       // Only remove the file if it is still ours.
       if (readOwner(lockPath)?.pid === me.pid) rmSync(lockPath, { force: true });
       process.off("exit", release);

@@ -28,6 +28,8 @@ export interface Store {
   readonly checkpoints: ReturnType<typeof checkpointRepository>;
   readonly settings: ReturnType<typeof settingsRepository>;
   readonly audit: ReturnType<typeof auditRepository>;
+  /** Answers a trivial query; throws if the database cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,9 @@ function repositories(db: Db) {
     checkpoints: checkpointRepository(db),
     settings: settingsRepository(db),
     audit: auditRepository(db),
+    async ping() {
+      await db.$queryRaw`SELECT 1`;
+    },
   };
 }
 

@@ -70,9 +70,17 @@ export function sandboxRepository(db: Db) {
     },
 
     /** Newest first. Deleted sandboxes only when asked for: they are history. */
-    async listSandboxes(request: { limit: number; cursor?: string; includeDeleted?: boolean }): Promise<Page<SandboxRecord>> {
+    async listSandboxes(request: {
+      limit: number;
+      cursor?: string;
+      namespace?: string;
+      includeDeleted?: boolean;
+    }): Promise<Page<SandboxRecord>> {
       const rows = await db.sandbox.findMany({
-        where: request.includeDeleted ? {} : { deletedAt: null },
+        where: {
+          ...(request.includeDeleted ? {} : { deletedAt: null }),
+          ...(request.namespace ? { namespace: request.namespace } : {}),
+        },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: request.limit + 1,
         ...(request.cursor ? { cursor: { id: decodeCursor(request.cursor, UUID_SHAPE) }, skip: 1 } : {}),

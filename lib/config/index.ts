@@ -1,0 +1,11 @@
+export {
+  CLUSTER_MODES,
+  ConfigError,
+  loadServerConfig,
+  loadServerConfigFromProcess,
+  type ClusterMode,
+  type ConfigInputs,
+  type ConfigSource,
+  type ServerConfig,
+} from "./server-config.ts";
+export { GATEWAY_KEYS, environmentVariableFor, helmValueFor, type GatewayKey } from "./gateway-keys.ts";

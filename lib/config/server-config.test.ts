@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadServerConfig, type ConfigInputs } from "./server-config.ts";
+import { environmentVariableFor, helmValueFor } from "./gateway-keys.ts";
+
+function inputs(env: Record<string, string | undefined> = {}, files: Record<string, string> = {}): ConfigInputs {
+  return {
+    env,
+    cwd: "/srv/berth",
+    readFile: (file) => {
+      const text = files[file];
+      if (text === undefined) throw new Error(`ENOENT: ${file}`);
+      return text;
+    },
+    fileExists: (file) => file in files,
+  };
+}
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("gateway defaults", () => {
+  it("are the built-in ones when nothing is configured", () => {
+    const config = loadServerConfig(inputs());
+    expect(config.gateway).toEqual({
+      workspaceBackend: "pvc",
+      workspaceDefaultStorageSize: "2Gi",
+      workspaceMountPath: "/sandbox",
+      sandboxNamespace: "default",
+      labelPrefix: "berth.dev",
+    });
+    expect(Object.values(config.sources).every((source) => source === "default")).toBe(true);
+  });
+
+  it("leave the storage class unset, meaning the cluster's default class", () => {
+    expect(loadServerConfig(inputs()).gateway).not.toHaveProperty("workspaceStorageClass");
+  });
+
+  it("take an empty storage class from the environment as 'no class'", () => {
+    const config = loadServerConfig(inputs({ BERTH_WORKSPACE_STORAGE_CLASS: "" }));
+    expect(config.gateway.workspaceStorageClass).toBe("");
+  });
+
+  it("come from environment variables named after their keys", () => {
+    const config = loadServerConfig(
+      inputs({ BERTH_WORKSPACE_BACKEND: "ephemeral", BERTH_WORKSPACE_DEFAULT_STORAGE_SIZE: "5Gi", BERTH_SANDBOX_NAMESPACE: "agents" }),
+    );
+    expect(config.gateway).toMatchObject({ workspaceBackend: "ephemeral", workspaceDefaultStorageSize: "5Gi", sandboxNamespace: "agents" });
+    expect(config.sources.workspaceBackend).toBe("environment");
+  });
+
+  it("come from a config file shaped like the Helm values", () => {
+    const config = loadServerConfig(
+      inputs({ BERTH_CONFIG_FILE: "berth.yaml" }, { "/srv/berth/berth.yaml": "server:\n  workspaceStorageClass: fast-ssd\n" }),
+    );
+    expect(config.gateway.workspaceStorageClass).toBe("fast-ssd");
+    expect(config.sources.workspaceStorageClass).toBe("file");
+  });
+
+  it("prefer the environment over the config file", () => {
+    const config = loadServerConfig(
+      inputs(
+        { BERTH_CONFIG_FILE: "/etc/berth.json", BERTH_WORKSPACE_BACKEND: "pvc" },
+        { "/etc/berth.json": JSON.stringify({ server: { workspaceBackend: "ephemeral" } }) },
+      ),
+    );
+    expect(config.gateway.workspaceBackend).toBe("pvc");
+  });
+
+  it("map each key to its environment variable and Helm value", () => {
+    expect(environmentVariableFor("workspaceDefaultStorageSize")).toBe("BERTH_WORKSPACE_DEFAULT_STORAGE_SIZE");
+    expect(helmValueFor("workspaceBackend")).toBe("server.workspaceBackend");
+  });
+});
+
+describe("an invalid configuration", () => {
+  it("names the variable, the value and what is allowed", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_WORKSPACE_BACKEND: "nfs" })));
+    expect(problem).toBe('BERTH_WORKSPACE_BACKEND = "nfs": workspace backend must be one of: pvc, ephemeral. Allowed: pvc or ephemeral.');
+  });
+
+  it("names the Helm key and the file when the bad value came from the file", () => {
+    const [problem] = problemsOf(() =>
+      loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/b.yaml" }, { "/etc/b.yaml": "server:\n  workspaceDefaultStorageSize: lots\n" })),
+    );
+    expect(problem).toMatch(/^server\.workspaceDefaultStorageSize in \/etc\/b\.yaml = "lots": .*Kubernetes quantity/);
+  });
+
+  it("reports every problem at once", () => {
+    const problems = problemsOf(() =>
+      loadServerConfig(inputs({ BERTH_WORKSPACE_MOUNT_PATH: "sandbox", BERTH_SANDBOX_NAMESPACE: "Agents", BERTH_CLUSTER: "minikube" })),
+    );
+    expect(problems).toHaveLength(3);
+  });
+
+  it("rejects an unknown key in the config file, listing the allowed ones", () => {
+    const [problem] = problemsOf(() =>
+      loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/b.yaml" }, { "/etc/b.yaml": "server:\n  workspaceSize: 1Gi\n" })),
+    );
+    expect(problem).toContain("server.workspaceBackend");
+  });
+
+  it("rejects a config file that is not YAML", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/b.yaml" }, { "/etc/b.yaml": "server: [unclosed" })));
+    expect(problem).toContain("cannot be read as YAML or JSON");
+  });
+
+  it("rejects a config file that does not exist", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/missing.yaml" })));
+    expect(problem).toContain("no such file");
+  });
+
+  it("rejects a DATABASE_URL that is not PostgreSQL, without printing its password", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ DATABASE_URL: "mysql://root:hunter2@db/berth" })));
+    expect(problem).not.toContain("hunter2");
+  });
+});
+
+describe("the store location", () => {
+  it("is the embedded store in ./.berth by default", () => {
+    expect(loadServerConfig(inputs()).store).toEqual({ kind: "pglite", dataDir: "/srv/berth/.berth" });
+  });
+
+  it("follows BERTH_DATA_DIR", () => {
+    expect(loadServerConfig(inputs({ BERTH_DATA_DIR: "/var/lib/berth" })).store).toEqual({ kind: "pglite", dataDir: "/var/lib/berth" });
+  });
+
+  it("is PostgreSQL when DATABASE_URL is a postgres URL", () => {
+    const url = "postgresql://berth:secret@db:5432/berth";
+    expect(loadServerConfig(inputs({ DATABASE_URL: url })).store).toEqual({ kind: "postgresql", databaseUrl: url });
+  });
+});
+
+describe("the cluster mode", () => {
+  it("is embedded when no cluster is configured", () => {
+    expect(loadServerConfig(inputs()).cluster.mode).toBe("embedded");
+  });
+
+  it("is kubeconfig when KUBECONFIG is set", () => {
+    expect(loadServerConfig(inputs({ KUBECONFIG: "/home/me/.kube/config" })).cluster).toEqual({ mode: "kubeconfig", kubeconfig: "/home/me/.kube/config" });
+  });
+
+  it("is in-cluster inside a pod with a service account", () => {
+    const config = loadServerConfig(
+      inputs({ KUBERNETES_SERVICE_HOST: "10.0.0.1" }, { "/var/run/secrets/kubernetes.io/serviceaccount/token": "t" }),
+    );
+    expect(config.cluster.mode).toBe("in-cluster");
+  });
+
+  it("is what BERTH_CLUSTER says, even when a cluster is configured", () => {
+    expect(loadServerConfig(inputs({ BERTH_CLUSTER: "embedded", KUBECONFIG: "/k" })).cluster.mode).toBe("embedded");
+  });
+});

@@ -1,0 +1,163 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
+import type { StoreLocation } from "../store/open-store.ts";
+import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
+
+// The server's configuration, read once at start from the environment and an optional file
+// (BERTH_CONFIG_FILE, YAML or JSON, shaped like the Helm values: `server: {workspaceBackend: …}`).
+// Precedence: environment > file > built-in default. Anything invalid stops the start with a
+// message naming the key, the value and what is allowed.
+
+export const CLUSTER_MODES = ["embedded", "kubeconfig", "in-cluster"] as const;
+export type ClusterMode = (typeof CLUSTER_MODES)[number];
+
+export type ConfigSource = "default" | "environment" | "file";
+
+export interface ServerConfig {
+  gateway: GatewayDefaults;
+  /** Where each gateway default came from, for the Settings page. */
+  sources: Record<GatewayKey, ConfigSource>;
+  store: StoreLocation;
+  dataDir: string;
+  cluster: { mode: ClusterMode; kubeconfig: string | null };
+  configFile: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Berth cannot start: its configuration is invalid.\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const IN_CLUSTER_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+
+export interface ConfigInputs {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  readFile: (file: string) => string;
+  fileExists: (file: string) => boolean;
+}
+
+const fileSchema = z.strictObject({
+  server: z.strictObject(Object.fromEntries(GATEWAY_KEYS.map((key) => [key, z.unknown()]))).partial().optional(),
+});
+
+function readConfigFile(file: string, inputs: ConfigInputs, problems: string[]): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(inputs.readFile(file));
+  } catch (error) {
+    problems.push(`BERTH_CONFIG_FILE=${file}: cannot be read as YAML or JSON: ${(error as Error).message}`);
+    return {};
+  }
+  const result = fileSchema.safeParse(parsed ?? {});
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const where = issue.path.length ? issue.path.join(".") : "(top level)";
+      const allowed = issue.path[0] === "server" ? GATEWAY_KEYS.map(helmValueFor).join(", ") : "server";
+      problems.push(`BERTH_CONFIG_FILE=${file}: ${where}: ${issue.message}; allowed keys: ${allowed}`);
+    }
+    return {};
+  }
+  return result.data.server ?? {};
+}
+
+function describeAllowed(key: GatewayKey): string {
+  switch (key) {
+    case "workspaceBackend":
+      return "pvc or ephemeral";
+    case "workspaceDefaultStorageSize":
+      return "a positive Kubernetes quantity such as 2Gi";
+    case "workspaceStorageClass":
+      return "a StorageClass name, or an empty string for no class (leave unset for the cluster default)";
+    case "workspaceMountPath":
+      return "an absolute path such as /sandbox";
+    case "sandboxNamespace":
+      return "a DNS-1123 label such as default or agents";
+    case "labelPrefix":
+      return "a DNS subdomain such as berth.dev";
+  }
+}
+
+function resolveGateway(inputs: ConfigInputs, fromFile: Record<string, unknown>, file: string | null, problems: string[]) {
+  const raw: Record<string, unknown> = {};
+  const sources = {} as Record<GatewayKey, ConfigSource>;
+  for (const key of GATEWAY_KEYS) {
+    const variable = environmentVariableFor(key);
+    if (inputs.env[variable] !== undefined) {
+      raw[key] = inputs.env[variable];
+      sources[key] = "environment";
+    } else if (fromFile[key] !== undefined) {
+      raw[key] = fromFile[key];
+      sources[key] = "file";
+    } else {
+      sources[key] = "default";
+    }
+  }
+  const result = gatewayDefaultsSchema.safeParse(raw);
+  if (result.success) return { gateway: result.data, sources };
+  for (const issue of result.error.issues) {
+    const key = issue.path[0] as GatewayKey;
+    const where = sources[key] === "file" ? `${helmValueFor(key)} in ${file}` : environmentVariableFor(key);
+    problems.push(`${where} = ${JSON.stringify(raw[key])}: ${issue.message}. Allowed: ${describeAllowed(key)}.`);
+  }
+  return null;
+}
+
+function resolveStore(inputs: ConfigInputs, dataDir: string, problems: string[]): StoreLocation | null {
+  const databaseUrl = inputs.env.DATABASE_URL;
+  if (databaseUrl === undefined || databaseUrl === "") return { kind: "pglite", dataDir };
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { kind: "postgresql", databaseUrl };
+  problems.push(
+    `DATABASE_URL = ${JSON.stringify(databaseUrl.replace(/:[^:@/]*@/, ":***@"))}: not a PostgreSQL URL. ` +
+      `Allowed: postgres://user:password@host:5432/database, or unset it to use the embedded store in BERTH_DATA_DIR.`,
+  );
+  return null;
+}
+
+function resolveCluster(inputs: ConfigInputs, problems: string[]): ServerConfig["cluster"] | null {
+  const requested = inputs.env.BERTH_CLUSTER;
+  const kubeconfig = inputs.env.KUBECONFIG || null;
+  const inCluster = Boolean(inputs.env.KUBERNETES_SERVICE_HOST) && inputs.fileExists(IN_CLUSTER_TOKEN);
+  if (requested !== undefined && requested !== "") {
+    if (!(CLUSTER_MODES as readonly string[]).includes(requested)) {
+      problems.push(`BERTH_CLUSTER = ${JSON.stringify(requested)}: unknown cluster mode. Allowed: ${CLUSTER_MODES.join(", ")}.`);
+      return null;
+    }
+    return { mode: requested as ClusterMode, kubeconfig };
+  }
+  // A real cluster when one is configured, otherwise the embedded one.
+  if (inCluster) return { mode: "in-cluster", kubeconfig: null };
+  if (kubeconfig) return { mode: "kubeconfig", kubeconfig };
+  return { mode: "embedded", kubeconfig: null };
+}
+
+/** Reads and validates the whole configuration; throws ConfigError listing every problem at once. */
+export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
+  const problems: string[] = [];
+  const configFile = inputs.env.BERTH_CONFIG_FILE ? path.resolve(inputs.cwd, inputs.env.BERTH_CONFIG_FILE) : null;
+  if (configFile && !inputs.fileExists(configFile)) {
+    problems.push(`BERTH_CONFIG_FILE = ${JSON.stringify(inputs.env.BERTH_CONFIG_FILE)}: no such file. Allowed: the path of a YAML or JSON file, or unset.`);
+  }
+  const fromFile = configFile && inputs.fileExists(configFile) ? readConfigFile(configFile, inputs, problems) : {};
+  const dataDir = path.resolve(inputs.cwd, inputs.env.BERTH_DATA_DIR || ".berth");
+  const gateway = resolveGateway(inputs, fromFile, configFile, problems);
+  const store = resolveStore(inputs, dataDir, problems);
+  const cluster = resolveCluster(inputs, problems);
+  if (problems.length > 0 || !gateway || !store || !cluster) throw new ConfigError(problems);
+  return { ...gateway, store, dataDir, cluster, configFile };
+}
+
+/** The configuration of this process, from its real environment and file system. */
+export function loadServerConfigFromProcess(): ServerConfig {
+  return loadServerConfig({
+    env: process.env,
+    cwd: process.cwd(),
+    readFile: (file) => readFileSync(file, "utf8"),
+    fileExists: existsSync,
+  });
+}

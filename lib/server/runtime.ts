@@ -1,0 +1,47 @@
+// The composition root: the one place that reads the configuration and opens the store, once
+// per server process. Next.js may load this module more than once (instrumentation, route
+// bundles, dev reloads), so the runtime lives on globalThis: a second PGlite instance on the
+// same directory in the same process would corrupt it as surely as a second process.
+import { loadServerConfigFromProcess, type ServerConfig } from "../config/index.ts";
+import { openStore, type Store } from "../store/index.ts";
+
+export interface Runtime {
+  config: ServerConfig;
+  store: Store;
+  startedAt: Date;
+  /** How long configuration and store took to become ready at start. */
+  startupMs: number;
+}
+
+const RUNTIME = Symbol.for("berth.runtime");
+type RuntimeHolder = { [RUNTIME]?: Promise<Runtime> };
+const holder = globalThis as RuntimeHolder;
+
+export class BuildTimeAccessError extends Error {
+  constructor() {
+    super("The Berth runtime was requested while Next.js was building. Pages that read the store must be dynamic.");
+    this.name = "BuildTimeAccessError";
+  }
+}
+
+async function start(): Promise<Runtime> {
+  const began = performance.now();
+  const config = loadServerConfigFromProcess();
+  const store = await openStore(config.store);
+  const runtime = { config, store, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const stop = () => void store.close().finally(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  return runtime;
+}
+
+/** The process's runtime, started on first use. A failed start is not cached: the next call retries. */
+export function getRuntime(): Promise<Runtime> {
+  // Build workers run in parallel and must never open the embedded store.
+  if (process.env.NEXT_PHASE === "phase-production-build") return Promise.reject(new BuildTimeAccessError());
+  holder[RUNTIME] ??= start().catch((error: unknown) => {
+    delete holder[RUNTIME];
+    throw error;
+  });
+  return holder[RUNTIME];
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidCursorError } from "./cursor.ts";
+import type { Store } from "./open-store.ts";
+import { SandboxNameTakenError, SandboxNotFoundError } from "./sandbox-repository.ts";
+import { openTestStore, testStoreKind } from "./test-databases.ts";
+import { aNewSandbox, aStatus, uniqueName } from "./test-fixtures.ts";
+
+let store: Store;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ store, cleanup } = await openTestStore()));
+afterAll(() => cleanup());
+
+describe(`sandbox records (${testStoreKind})`, () => {
+  it("round-trip identity and spec", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox({ spec: { profile: "claude", env: [{ name: "A", value: "1" }] } }));
+    const read = await store.sandboxes.getSandbox(created.id);
+    expect(read).toEqual(created);
+  });
+
+  it("start Pending with no conditions and no pod", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    expect(created).toMatchObject({ phase: "Pending", conditions: [], podUid: null, nodeName: null, deletedAt: null });
+  });
+
+  it("keep live names unique within a namespace", async () => {
+    const name = uniqueName();
+    await store.sandboxes.recordSandbox(aNewSandbox({ name }));
+    await expect(store.sandboxes.recordSandbox(aNewSandbox({ name }))).rejects.toThrow(SandboxNameTakenError);
+  });
+
+  it("allow one name in two namespaces", async () => {
+    const name = uniqueName();
+    await store.sandboxes.recordSandbox(aNewSandbox({ name, namespace: "team-a" }));
+    await expect(store.sandboxes.recordSandbox(aNewSandbox({ name, namespace: "team-b" }))).resolves.toMatchObject({ name });
+  });
+
+  it("free a name once its sandbox is deleted, keeping the old record", async () => {
+    const name = uniqueName();
+    const old = await store.sandboxes.recordSandbox(aNewSandbox({ name }));
+    await store.sandboxes.markDeleted(old.id, new Date());
+    await store.sandboxes.recordSandbox(aNewSandbox({ name }));
+    expect(await store.sandboxes.getSandbox(old.id)).toMatchObject({ phase: "Deleted", deletedAt: expect.any(Date) });
+  });
+
+  it("find a live sandbox by namespace and name", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    expect((await store.sandboxes.findLiveSandbox(created.namespace, created.name))?.id).toBe(created.id);
+  });
+
+  it("save the derived status whole: phase, conditions and pod identity", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    const status = aStatus({
+      phase: "Recovering",
+      reason: "Unschedulable",
+      message: "0/2 nodes are available: 1 node(s) had volume node affinity conflict, 1 node(s) were unschedulable.",
+      conditions: [{ type: "Disrupted", status: "True", reason: "NodeDrained", lastTransitionTime: "2026-11-30T10:00:00.000Z" }],
+      previousNodeName: "worker-2",
+      previousPodUid: "6f1c1f9e-0000-4000-8000-000000000000",
+      details: { disruptedAt: "2026-11-30T10:00:00.000Z" },
+    });
+    const saved = await store.sandboxes.saveStatus(created.id, status);
+    expect(saved).toMatchObject(status);
+  });
+
+  it("refuse a status for a sandbox that has no record", async () => {
+    await expect(store.sandboxes.saveStatus("00000000-0000-4000-8000-000000000000", aStatus())).rejects.toThrow(SandboxNotFoundError);
+  });
+
+  it("discard a record whose creation was undone, with nothing left behind", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    await store.sandboxes.discardUncreated(created.id);
+    expect(await store.sandboxes.getSandbox(created.id)).toBeNull();
+  });
+});
+
+describe(`listing sandboxes (${testStoreKind})`, () => {
+  const namespace = uniqueName("list");
+
+  it("pages through every live sandbox of a namespace, newest first, without repeats", async () => {
+    for (let i = 0; i < 5; i++) await store.sandboxes.recordSandbox(aNewSandbox({ name: `box-${i}`, namespace }));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.sandboxes.listSandboxes({ limit: 2, cursor, namespace });
+      seen.push(...page.items.map((item) => item.name));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(["box-4", "box-3", "box-2", "box-1", "box-0"]);
+  });
+
+  it("leaves deleted sandboxes out unless asked", async () => {
+    const deleted = await store.sandboxes.recordSandbox(aNewSandbox());
+    await store.sandboxes.markDeleted(deleted.id, new Date());
+    const live = await store.sandboxes.listSandboxes({ limit: 500 });
+    const all = await store.sandboxes.listSandboxes({ limit: 500, includeDeleted: true });
+    expect([live.items.some((s) => s.id === deleted.id), all.items.some((s) => s.id === deleted.id)]).toEqual([false, true]);
+  });
+
+  it("rejects a cursor it did not hand out", async () => {
+    await expect(store.sandboxes.listSandboxes({ limit: 2, cursor: "not-a-cursor" })).rejects.toThrow(InvalidCursorError);
+  });
+});

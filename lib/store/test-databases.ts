@@ -1,0 +1,78 @@
+// Test support: a fresh, empty database of the kind under test. Store tests run on PGlite by
+// default and on PostgreSQL when BERTH_TEST_DATABASE_URL names a server whose role may create
+// databases (CI runs them both ways). Each call gets a database of its own.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll } from "vitest";
+import { openStore, type Store, type StoreKind } from "./open-store.ts";
+import { pgliteSession, pgSession, type SqlSession } from "./sql-session.ts";
+
+export const testStoreKind: StoreKind = process.env.BERTH_TEST_DATABASE_URL ? "postgresql" : "pglite";
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.BERTH_TEST_DATABASE_URL!;
+  const name = `berth_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** A migrated store on a new database. */
+export async function openTestStore(): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  if (testStoreKind === "postgresql") {
+    const database = await createPostgresDatabase();
+    const store = await openStore({ kind: "postgresql", databaseUrl: database.url });
+    return { store, cleanup: async () => { await store.close(); await database.drop(); } };
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), "berth-store-test-"));
+  const store = await openStore({ kind: "pglite", dataDir });
+  return { store, cleanup: async () => { await store.close(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+// Creating a database is slow on PGlite (an initdb each time, seconds), so migrator tests share
+// one database per test file and get an empty schema of their own on it instead.
+let shared: Promise<{ session: SqlSession; close: () => Promise<void> }> | undefined;
+
+async function openSharedSession() {
+  if (testStoreKind === "postgresql") {
+    const database = await createPostgresDatabase();
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    return { session: pgSession(client), close: async () => { await client.end(); await database.drop(); } };
+  }
+  const db = await PGlite.create();
+  return { session: pgliteSession(db), close: () => db.close() };
+}
+
+afterAll(async () => {
+  await (await shared)?.close();
+  shared = undefined;
+});
+
+/** A raw session whose search path is a new, empty schema, for testing the migrator itself. */
+export async function openTestSession(): Promise<{ session: SqlSession; cleanup: () => Promise<void> }> {
+  shared ??= openSharedSession();
+  const { session } = await shared;
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  await session.exec(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+  return {
+    session,
+    cleanup: () => session.exec(`SET search_path TO public; DROP SCHEMA ${schema} CASCADE`),
+  };
+}
