@@ -1,0 +1,112 @@
+// `npm test`: every suite, one after another, then one table and one closing line
+// ("N passed, N failed, N skipped") that CI reads. Exits non-zero if anything failed.
+//
+//   type-check     tsc over the whole project
+//   migrations     prisma/schema.prisma and prisma/migrations agree
+//   unit+store     Vitest: pure logic, and the store on embedded PGlite
+//   store (pg)     the store suites again on PostgreSQL, when BERTH_TEST_DATABASE_URL is set
+//   e2e            next build, then Playwright in Debian's Chromium against next start
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+interface Step {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** Tests counted from the tool's JSON report; a step without one counts as one check. */
+  report?: (file: string) => Counts;
+  reportFile?: string;
+  skipBecause?: string;
+}
+
+const reports = mkdtempSync(path.join(tmpdir(), "berth-test-reports-"));
+const reportPath = (name: string) => path.join(reports, `${name}.json`);
+
+function vitestCounts(file: string): Counts {
+  const json = JSON.parse(readFileSync(file, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  return { passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests };
+}
+
+function playwrightCounts(file: string): Counts {
+  const { stats } = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number } };
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+}
+
+const postgresUrl = process.env.BERTH_TEST_DATABASE_URL;
+const only = process.argv.slice(2);
+
+const steps: Step[] = [
+  { name: "type-check", command: ["npx", "tsc", "--noEmit", "-p", "tsconfig.json"] },
+  { name: "migrations", command: ["npx", "tsx", "scripts/new-migration.ts", "check"] },
+  {
+    name: "unit+store",
+    command: ["npx", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("unit")}`],
+    env: { BERTH_TEST_DATABASE_URL: "" },
+    report: vitestCounts,
+    reportFile: reportPath("unit"),
+  },
+  {
+    name: "store (pg)",
+    command: ["npx", "vitest", "run", "lib/store", "--exclude", "lib/store/data-dir-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
+    report: vitestCounts,
+    reportFile: reportPath("pg"),
+    skipBecause: postgresUrl ? undefined : "BERTH_TEST_DATABASE_URL is not set (`.ci/run` starts PostgreSQL and sets it)",
+  },
+  { name: "build", command: ["npx", "next", "build"] },
+  {
+    name: "e2e",
+    command: ["npx", "playwright", "test", "--reporter=list,json"],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: reportPath("e2e") },
+    report: playwrightCounts,
+    reportFile: reportPath("e2e"),
+  },
+];
+
+const rows: { name: string; counts: Counts; seconds: number; note: string }[] = [];
+let broken = false;
+
+for (const step of steps) {
+  if (only.length > 0 && !only.includes(step.name)) continue;
+  if (step.skipBecause) {
+    rows.push({ name: step.name, counts: { passed: 0, failed: 0, skipped: 0 }, seconds: 0, note: `skipped: ${step.skipBecause}` });
+    continue;
+  }
+  console.log(`\n=== ${step.name}: ${step.command.join(" ")}`);
+  const began = performance.now();
+  const result = spawnSync(step.command[0]!, step.command.slice(1), { stdio: "inherit", env: { ...process.env, ...step.env } });
+  const seconds = (performance.now() - began) / 1000;
+  const ok = result.status === 0;
+  let counts: Counts = { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
+  if (step.report && step.reportFile) {
+    try {
+      counts = step.report(step.reportFile);
+      // A runner that crashed after writing some results still failed.
+      if (!ok && counts.failed === 0) counts.failed = 1;
+    } catch {
+      // No report: the runner died before writing one.
+    }
+  }
+  if (!ok) broken = true;
+  rows.push({ name: step.name, counts, seconds, note: ok ? "" : `exit ${result.status ?? result.signal}` });
+}
+
+const total = rows.reduce((sum, row) => ({
+  passed: sum.passed + row.counts.passed,
+  failed: sum.failed + row.counts.failed,
+  skipped: sum.skipped + row.counts.skipped,
+}), { passed: 0, failed: 0, skipped: 0 });
+
+console.log("\n| suite | passed | failed | skipped | seconds | note |\n|---|---:|---:|---:|---:|---|");
+for (const row of rows) {
+  console.log(`| ${row.name} | ${row.counts.passed} | ${row.counts.failed} | ${row.counts.skipped} | ${row.seconds.toFixed(1)} | ${row.note} |`);
+}
+console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(broken || total.failed > 0 ? 1 : 0);
