@@ -1,19 +1,8 @@
-// Next.js calls register() once when the server process starts: start the runtime here so a
-// bad configuration or an unusable store stops the server at once, with a message, instead of
-// failing the first request.
+// Next.js calls register() once when a server process starts. The Node-only start-up lives in
+// lib/server/start-server.ts, imported only on the Node runtime so the Edge bundle never sees it.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getRuntime } = await import("./lib/server/runtime.ts");
-  try {
-    const runtime = await getRuntime();
-    const { config, store, startupMs } = runtime;
-    const where = config.store.kind === "pglite" ? `embedded PGlite in ${config.store.dataDir}` : "PostgreSQL";
-    console.log(`Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster mode ${config.cluster.mode}`);
-    for (const name of store.migrations.changed) {
-      console.warn(`Warning: migration ${name} was changed after it was applied; the change was not run.`);
-    }
-  } catch (error) {
-    console.error(`\n${(error as Error).message}\n`);
-    process.exit(1);
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { startServer } = await import("./lib/server/start-server.ts");
+    await startServer();
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { CLUSTER_MODES, type ClusterMode } from "../domain/cluster-mode.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
 import type { StoreLocation } from "../store/open-store.ts";
 import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
@@ -11,8 +12,7 @@ import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } f
 // Precedence: environment > file > built-in default. Anything invalid stops the start with a
 // message naming the key, the value and what is allowed.
 
-export const CLUSTER_MODES = ["embedded", "kubeconfig", "in-cluster"] as const;
-export type ClusterMode = (typeof CLUSTER_MODES)[number];
+export { CLUSTER_MODES, type ClusterMode };
 
 export type ConfigSource = "default" | "environment" | "file";
 

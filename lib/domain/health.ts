@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { clusterModeSchema, storeKindSchema } from "./cluster-mode.ts";
+import { sandboxApiVersionSchema } from "./sandbox-api.ts";
 
 /** GET /api/health: what this server is connected to, and whether it can serve. */
 export const healthSchema = z.object({
@@ -6,16 +8,16 @@ export const healthSchema = z.object({
   version: z.string(),
   startedAt: z.iso.datetime(),
   cluster: z.object({
-    mode: z.enum(["embedded", "kubeconfig", "in-cluster"]),
+    mode: clusterModeSchema,
     /** The API server's address; null while no connection is made. */
     server: z.string().nullable(),
     /** The served agents.x-k8s.io Sandbox version (v1beta1, else v1alpha1); null until discovered. */
-    sandboxApiVersion: z.enum(["v1beta1", "v1alpha1"]).nullable(),
+    sandboxApiVersion: sandboxApiVersionSchema.nullable(),
     connected: z.boolean(),
     message: z.string(),
   }),
   store: z.object({
-    kind: z.enum(["pglite", "postgresql"]),
+    kind: storeKindSchema,
     ok: z.boolean(),
     message: z.string(),
   }),

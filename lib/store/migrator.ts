@@ -52,7 +52,8 @@ interface MigrationRow {
   rolled_back_at: Date | null;
 }
 
-export const DEFAULT_MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+// Resolved at run time from the working directory; the bundler must not trace it.
+export const DEFAULT_MIGRATIONS_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), "prisma", "migrations");
 
 export async function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import type { StoreKind } from "../domain/cluster-mode.ts";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
@@ -15,10 +16,10 @@ import { pgliteSession, pgSession } from "./sql-session.ts";
 import { timelineRepository } from "./timeline-repository.ts";
 
 export type StoreLocation =
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "postgresql"; databaseUrl: string };
+  | { kind: Extract<StoreKind, "pglite">; dataDir: string }
+  | { kind: Extract<StoreKind, "postgresql">; databaseUrl: string };
 
-export type StoreKind = StoreLocation["kind"];
+export type { StoreKind };
 
 export interface Store {
   readonly kind: StoreKind;

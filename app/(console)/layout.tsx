@@ -1,0 +1,30 @@
+import type { ReactNode } from "react";
+import { Suspense } from "react";
+import { Brand } from "@/app/components/brand.tsx";
+import { SideNav } from "@/app/components/side-nav.tsx";
+import { StatusBadges } from "@/app/components/status-badges.tsx";
+import { PENDING_STATUS, RuntimeStatus } from "./_components/runtime-status.tsx";
+import styles from "./layout.module.css";
+
+/** The console shell: header with status, navigation on the left, the page in the main region. */
+export default function ConsoleLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className={styles.shell}>
+      <a href="#main" className={styles.skipLink}>
+        Skip to content
+      </a>
+      <header className={styles.header}>
+        <Brand />
+        <Suspense fallback={<StatusBadges items={PENDING_STATUS} />}>
+          <RuntimeStatus />
+        </Suspense>
+      </header>
+      <div className={styles.sidebar}>
+        <SideNav />
+      </div>
+      <main id="main" tabIndex={-1} className={styles.main}>
+        <div className={styles.content}>{children}</div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { expect, test } from "./fixtures.ts";
+
+const SECTIONS = [
+  { name: "Sandboxes", path: "/sandboxes" },
+  { name: "Volumes", path: "/volumes" },
+  { name: "Nodes", path: "/nodes" },
+  { name: "Settings", path: "/settings" },
+] as const;
+
+const GATEWAY_DEFAULTS = [
+  { helm: "server.workspaceBackend", value: "pvc" },
+  { helm: "server.workspaceDefaultStorageSize", value: "2Gi" },
+  { helm: "server.workspaceStorageClass", value: "cluster default" },
+  { helm: "server.workspaceMountPath", value: "/sandbox" },
+  { helm: "server.sandboxNamespace", value: "default" },
+  { helm: "server.labelPrefix", value: "berth.dev" },
+] as const;
+
+test("the shell renders its header, navigation, main region and store status", async ({ page, request }) => {
+  await page.goto("/sandboxes");
+
+  const banner = page.getByRole("banner");
+  await expect(banner.getByRole("link", { name: "Berth" })).toBeVisible();
+
+  const nav = page.getByRole("navigation", { name: "Console" });
+  for (const section of SECTIONS) {
+    await expect(nav.getByRole("link", { name: section.name })).toBeVisible();
+  }
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Sandboxes" })).toBeVisible();
+
+  // The header's store badge tells the same story as the health endpoint.
+  const health = (await (await request.get("/api/health")).json()) as { store: { kind: string } };
+  const storeBadge = banner.getByRole("list", { name: "System status" }).getByRole("listitem").filter({ hasText: "Store" });
+  await expect(storeBadge).toContainText(health.store.kind === "postgresql" ? "PostgreSQL" : "PGlite");
+});
+
+test("/ redirects to /sandboxes", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/sandboxes$/);
+  await expect(page).toHaveTitle("Sandboxes · Berth");
+  await expect(page.getByRole("heading", { level: 1, name: "Sandboxes" })).toBeVisible();
+});
+
+test("each navigation link opens its page and is marked as the current page", async ({ page }) => {
+  await page.goto("/settings");
+  const nav = page.getByRole("navigation", { name: "Console" });
+
+  for (const section of SECTIONS) {
+    await nav.getByRole("link", { name: section.name }).click();
+    await expect(page).toHaveURL(new RegExp(`${section.path}$`));
+    await expect(page).toHaveTitle(`${section.name} · Berth`);
+    await expect(page.getByRole("main").getByRole("heading", { level: 1, name: section.name })).toBeVisible();
+    for (const other of SECTIONS) {
+      const link = nav.getByRole("link", { name: other.name });
+      if (other === section) await expect(link).toHaveAttribute("aria-current", "page");
+      else await expect(link).not.toHaveAttribute("aria-current");
+    }
+  }
+});
+
+test("the skip link is the first stop for the keyboard and moves focus to the main region", async ({ page }) => {
+  await page.goto("/volumes");
+  await page.keyboard.press("Tab");
+  const skipLink = page.getByRole("link", { name: "Skip to content" });
+  await expect(skipLink).toBeFocused();
+  await expect(skipLink).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("main")).toBeFocused();
+});
+
+test("Sandboxes shows an honest empty state on a fresh data directory", async ({ page }) => {
+  await page.goto("/sandboxes");
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { level: 2, name: "No sandboxes yet" })).toBeVisible();
+  await expect(main).toContainText("Kubernetes driver, which is not connected in this version");
+  await expect(main.getByRole("table")).toHaveCount(0);
+  await expect(main.getByRole("button")).toHaveCount(0);
+});
+
+test("Volumes and Nodes say there is no cluster connection instead of showing rows", async ({ page }) => {
+  for (const [path, heading] of [
+    ["/volumes", "No volume claims to show"],
+    ["/nodes", "No nodes to show"],
+  ] as const) {
+    await page.goto(path);
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+    await expect(main).toContainText("no cluster connection yet in this version");
+    await expect(main.getByRole("table")).toHaveCount(0);
+  }
+});
+
+test("Settings lists the gateway defaults with their Helm value names and sources", async ({ page }) => {
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { level: 2, name: "Gateway defaults" })).toBeVisible();
+  await expect(page.getByRole("term")).toHaveCount(GATEWAY_DEFAULTS.length);
+
+  for (const setting of GATEWAY_DEFAULTS) {
+    const term = page.getByRole("term").filter({ hasText: setting.helm });
+    await expect(term).toBeVisible();
+    // The definitions that belong to this term sit beside it in the same row.
+    const row = term.locator("xpath=..");
+    await expect(row.getByRole("definition").filter({ hasText: `Value: ${setting.value}` })).toHaveCount(1);
+    await expect(row.getByRole("definition").filter({ hasText: "Set by: Default" })).toHaveCount(1);
+  }
+});
+
+test("GET /api/health answers 200 with cluster and store", async ({ request }) => {
+  const response = await request.get("/api/health");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("application/json");
+  const body: unknown = await response.json();
+  expect(body).toEqual(
+    expect.objectContaining({
+      status: expect.any(String),
+      cluster: expect.objectContaining({
+        mode: expect.stringMatching(/^(embedded|kubeconfig|in-cluster)$/),
+      }),
+      store: expect.objectContaining({ kind: expect.stringMatching(/^(pglite|postgresql)$/) }),
+    }),
+  );
+  const { cluster } = body as { cluster: Record<string, unknown> };
+  expect(cluster).toHaveProperty("server");
+  expect(cluster).toHaveProperty("sandboxApiVersion");
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { report } from "./problems.ts";
+
+// k8s.io/apimachinery IsEnvVarName: what the API server accepts for env[].name.
+const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+export const envVarSchema = z.strictObject({
+  name: z
+    .string()
+    .min(1, "env name is required")
+    .regex(ENV_NAME, "env name must consist of letters, digits, '_', '-' or '.', and must not start with a digit (e.g. 'API_BASE_URL')"),
+  value: z.string(),
+});
+
+export const envSchema = z.array(envVarSchema).superRefine((env, ctx) => {
+  const seen = new Set<string>();
+  env.forEach((variable, index) => {
+    if (seen.has(variable.name)) {
+      // Kubernetes keeps the last duplicate without a word; the first one the user typed would vanish.
+      report(ctx, "env.duplicate-name", [index, "name"], `env ${variable.name} is set twice; keep one of them`);
+    }
+    seen.add(variable.name);
+  });
+});
+export type EnvVar = z.infer<typeof envVarSchema>;

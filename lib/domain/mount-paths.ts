@@ -1,0 +1,28 @@
+// Path rules for where volumes are mounted in the agent container. The kubelet refuses some of
+// these at pod creation (a relative mountPath, a subPath with ".."), but by then the Sandbox
+// already exists and the user only sees a pod that never starts; others (two volumes at one path,
+// one volume hidden under another) the API server accepts and the agent silently sees the wrong
+// files. Checking here turns both into a message next to the field.
+
+/** Why `path` is not a usable mount path, or null when it is. */
+export function mountPathProblem(path: string): string | null {
+  if (!path.startsWith("/")) return "must be an absolute path such as /sandbox or /data/cache";
+  if (path === "/") return "cannot be / (it would hide the whole container file system)";
+  if (path.endsWith("/")) return "must not end with '/'";
+  const segments = path.slice(1).split("/");
+  if (segments.some((segment) => segment === "")) return "must not contain '//'";
+  if (segments.some((segment) => segment === "." || segment === "..")) return "must not contain '.' or '..' segments";
+  return null;
+}
+
+/** Why `subPath` cannot be used, or null when it can. */
+export function subPathProblem(subPath: string): string | null {
+  if (subPath.startsWith("/")) return "must be relative to the volume root (remove the leading '/')";
+  if (subPath.split("/").some((segment) => segment === "..")) return "must not contain '..' (it would reach outside the volume)";
+  return null;
+}
+
+/** True when one path is the other or lies inside it: mounting both would hide files. */
+export function pathsOverlap(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}

@@ -1,0 +1,82 @@
+// The Kubernetes shapes Berth renders, with only the fields it sets. Written out rather than
+// taken from @kubernetes/client-node so that this folder stays importable from the browser.
+
+export interface ObjectMeta {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+}
+
+export interface EnvVar {
+  name: string;
+  value: string;
+}
+
+export interface ResourceList {
+  cpu?: string;
+  memory?: string;
+}
+
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+  subPath?: string;
+}
+
+export interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  env?: EnvVar[];
+  resources?: { requests?: ResourceList; limits?: ResourceList };
+  securityContext?: { runAsUser: number };
+  volumeMounts: VolumeMount[];
+}
+
+export type Volume =
+  | { name: string; emptyDir: Record<string, never> }
+  | { name: string; persistentVolumeClaim: { claimName: string; readOnly?: boolean } };
+
+export interface PodSpec {
+  terminationGracePeriodSeconds: number;
+  initContainers: Container[];
+  containers: Container[];
+  volumes?: Volume[];
+}
+
+export interface PersistentVolumeClaimSpec {
+  accessModes: string[];
+  resources: { requests: { storage: string } };
+  /** Absent: the cluster's default StorageClass. "": no class. */
+  storageClassName?: string;
+}
+
+export interface VolumeClaimTemplate {
+  metadata: { name: string };
+  spec: PersistentVolumeClaimSpec;
+}
+
+export interface SandboxManifest {
+  apiVersion: string;
+  kind: "Sandbox";
+  metadata: ObjectMeta;
+  spec: ({ operatingMode: "Running" } | { replicas: 1 }) & {
+    podTemplate: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+    volumeClaimTemplates?: VolumeClaimTemplate[];
+  };
+}
+
+export interface PersistentVolumeClaimManifest {
+  apiVersion: "v1";
+  kind: "PersistentVolumeClaim";
+  metadata: ObjectMeta;
+  spec: PersistentVolumeClaimSpec;
+}
+
+export interface PodDisruptionBudgetManifest {
+  apiVersion: "policy/v1";
+  kind: "PodDisruptionBudget";
+  metadata: ObjectMeta;
+  spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } };
+}

@@ -1,0 +1,178 @@
+import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { isLabelValue, sandboxLabels } from "../domain/labels.ts";
+import { InvalidSandboxSpecError } from "../domain/problems.ts";
+import { containerFor } from "../domain/profiles.ts";
+import type { ResolvedWorkspace } from "../domain/resolve-workspace.ts";
+import { SANDBOX_API_GROUP, SANDBOX_KIND, type SandboxApiVersion } from "../domain/sandbox-api.ts";
+import type { SandboxSpec } from "../domain/sandbox-spec.ts";
+import { checkSandboxSpec } from "../domain/validate-sandbox-spec.ts";
+import { WORKSPACE_VOLUME_NAME } from "../domain/workspace.ts";
+import { type ClaimPlan, claimSpec, planClaims } from "./claims.ts";
+import type {
+  Container,
+  PodDisruptionBudgetManifest,
+  ResourceList,
+  SandboxManifest,
+  Volume,
+  VolumeClaimTemplate,
+  VolumeMount,
+} from "./manifests.ts";
+import { renderPodDisruptionBudget } from "./pod-disruption-budget.ts";
+import { workspaceInitContainer } from "./workspace-init.ts";
+
+// Every object below is written key by key in Kubernetes' conventional order, and every list
+// follows the spec's order, so the same input always renders to the same bytes.
+
+export const AGENT_CONTAINER_NAME = "agent";
+
+export interface RenderInput {
+  spec: SandboxSpec;
+  defaults: GatewayDefaults;
+  /** Berth's id for the sandbox; it becomes a label value, so at most 63 label-safe characters. */
+  sandboxId: string;
+  apiVersion: SandboxApiVersion;
+}
+
+export interface RenderResult {
+  sandbox: SandboxManifest;
+  /** Claims outside the Sandbox's templates, with what Berth must do about each. */
+  claims: ClaimPlan[];
+  /** Present when the disruption policy asks for eviction protection. */
+  podDisruptionBudget?: PodDisruptionBudgetManifest;
+}
+
+function resourceList(list: { cpu?: string | undefined; memory?: string | undefined } | undefined): ResourceList | undefined {
+  if (list === undefined) return undefined;
+  const rendered: ResourceList = {
+    ...(list.cpu === undefined ? {} : { cpu: list.cpu }),
+    ...(list.memory === undefined ? {} : { memory: list.memory }),
+  };
+  return Object.keys(rendered).length > 0 ? rendered : undefined;
+}
+
+function agentResources(spec: SandboxSpec): Container["resources"] {
+  const requests = resourceList(spec.resources?.requests);
+  const limits = resourceList(spec.resources?.limits);
+  if (requests === undefined && limits === undefined) return undefined;
+  return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
+}
+
+/**
+ * The pod volume for each extra claim. Mounts of one claim (say, two subPaths of a dataset)
+ * share one pod volume named after the first of them, so the pod refers to each claim once
+ * and the kubelet attaches it once, however many places it is mounted.
+ */
+function claimVolumes(spec: SandboxSpec): Map<string, { name: string; readOnly: boolean }> {
+  const byClaim = new Map<string, { name: string; readOnly: boolean }>();
+  for (const volume of spec.volumes) {
+    const known = byClaim.get(volume.pvc.claimName);
+    // The claim is mounted read-only at the volume level only when every mount of it is.
+    if (known) known.readOnly &&= volume.readOnly;
+    else byClaim.set(volume.pvc.claimName, { name: volume.name, readOnly: volume.readOnly });
+  }
+  return byClaim;
+}
+
+function agentContainer(
+  spec: SandboxSpec,
+  image: string,
+  command: string[] | undefined,
+  workspace: ResolvedWorkspace,
+  byClaim: Map<string, { name: string }>,
+): Container {
+  const resources = agentResources(spec);
+  const mounts: VolumeMount[] = [
+    { name: WORKSPACE_VOLUME_NAME, mountPath: workspace.mountPath },
+    ...spec.volumes.map((volume) => ({
+      name: byClaim.get(volume.pvc.claimName)?.name ?? volume.name,
+      mountPath: volume.mountPath,
+      ...(volume.readOnly ? { readOnly: true } : {}),
+      ...(volume.subPath === undefined ? {} : { subPath: volume.subPath }),
+    })),
+  ];
+  return {
+    name: AGENT_CONTAINER_NAME,
+    image,
+    ...(command === undefined ? {} : { command: [...command] }),
+    ...(spec.env.length > 0 ? { env: spec.env.map(({ name, value }) => ({ name, value })) } : {}),
+    ...(resources === undefined ? {} : { resources }),
+    volumeMounts: mounts,
+  };
+}
+
+function podVolumes(workspace: ResolvedWorkspace, byClaim: Map<string, { name: string; readOnly: boolean }>): Volume[] {
+  const volumes: Volume[] = [];
+  if (workspace.backend === "ephemeral") {
+    volumes.push({ name: WORKSPACE_VOLUME_NAME, emptyDir: {} });
+  } else if (workspace.claim.ownership !== "template") {
+    volumes.push({ name: WORKSPACE_VOLUME_NAME, persistentVolumeClaim: { claimName: workspace.claim.claimName } });
+  }
+  // A template workspace gets no pod volume here: the controller adds one per
+  // volumeClaimTemplates entry, and a second volume of the same name would make the pod invalid.
+  for (const [claimName, volume] of byClaim) {
+    volumes.push({ name: volume.name, persistentVolumeClaim: { claimName, ...(volume.readOnly ? { readOnly: true } : {}) } });
+  }
+  return volumes;
+}
+
+function volumeClaimTemplates(workspace: ResolvedWorkspace): VolumeClaimTemplate[] | undefined {
+  if (workspace.backend !== "pvc" || workspace.claim.ownership !== "template") return undefined;
+  const { claim } = workspace;
+  // Exactly OpenShell's default_workspace_volume_claim_templates: the template is named like
+  // the volume, so the controller creates claim workspace-<sandbox> and mounts it as `workspace`.
+  return [{ metadata: { name: WORKSPACE_VOLUME_NAME }, spec: claimSpec(claim.size, claim.accessModes, claim.storageClass) }];
+}
+
+/**
+ * The Kubernetes objects for one sandbox: the Sandbox custom resource, the claims Berth itself
+ * manages, and the PodDisruptionBudget. Pure: the same input gives the same bytes.
+ *
+ * Throws InvalidSandboxSpecError when the spec breaks a rule that depends on the gateway
+ * defaults; callers that validated with validateSandboxSpec against the same defaults never see it.
+ */
+export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderInput): RenderResult {
+  if (!isLabelValue(sandboxId) || sandboxId === "") {
+    throw new RangeError(`sandboxId ${JSON.stringify(sandboxId)} cannot be a label value: use at most 63 letters, digits, '-', '_' or '.'`);
+  }
+  const checked = checkSandboxSpec(spec, defaults);
+  if (!checked.ok) throw new InvalidSandboxSpecError(checked.problems);
+  const { workspace } = checked;
+
+  const { image, command } = containerFor(spec);
+  if (image === undefined) {
+    throw new InvalidSandboxSpecError([{ code: "profile.custom-needs-image", path: ["image"], message: "profile custom needs an image" }]);
+  }
+
+  const namespace = spec.namespace ?? defaults.sandboxNamespace;
+  const labels = sandboxLabels(defaults.labelPrefix, sandboxId);
+  const byClaim = claimVolumes(spec);
+  const volumes = podVolumes(workspace, byClaim);
+  const templates = volumeClaimTemplates(workspace);
+
+  const sandbox: SandboxManifest = {
+    apiVersion: `${SANDBOX_API_GROUP}/${apiVersion}`,
+    kind: SANDBOX_KIND,
+    metadata: { name: spec.name, namespace, labels },
+    spec: {
+      ...(apiVersion === "v1beta1" ? { operatingMode: "Running" as const } : { replicas: 1 as const }),
+      podTemplate: {
+        metadata: { labels: { ...labels } },
+        spec: {
+          terminationGracePeriodSeconds: spec.disruptionPolicy.terminationGracePeriodSeconds,
+          initContainers: [workspaceInitContainer(image, workspace.mountPath)],
+          containers: [agentContainer(spec, image, command, workspace, byClaim)],
+          ...(volumes.length > 0 ? { volumes } : {}),
+        },
+      },
+      ...(templates === undefined ? {} : { volumeClaimTemplates: templates }),
+    },
+  };
+
+  const claimContext = { namespace, sandbox: { id: sandboxId, name: spec.name }, labelPrefix: defaults.labelPrefix };
+  const claims = planClaims(claimContext, workspace, spec.volumes, defaults);
+  const podDisruptionBudget = spec.disruptionPolicy.evictionProtection
+    ? renderPodDisruptionBudget({ sandboxName: spec.name, namespace, sandboxId, labelPrefix: defaults.labelPrefix })
+    : undefined;
+
+  return { sandbox, claims, ...(podDisruptionBudget ? { podDisruptionBudget } : {}) };
+}

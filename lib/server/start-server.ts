@@ -1,0 +1,21 @@
+import { getRuntime } from "./runtime.ts";
+
+/**
+ * Starts the runtime when the server process starts, so a bad configuration or an unusable
+ * store stops the server at once, with a message, instead of failing the first request.
+ */
+export async function startServer(): Promise<void> {
+  try {
+    const { config, store, startupMs } = await getRuntime();
+    const where = config.store.kind === "pglite" ? `embedded PGlite in ${config.store.dataDir}` : "PostgreSQL";
+    console.log(
+      `Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster mode ${config.cluster.mode}`,
+    );
+    for (const name of store.migrations.changed) {
+      console.warn(`Warning: migration ${name} was changed after it was applied; the change was not run.`);
+    }
+  } catch (error) {
+    console.error(`\n${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
