@@ -2,12 +2,14 @@
 # Starts the machine's PostgreSQL (Debian's packages) and makes a role for the store tests.
 # Prints the admin URL the tests use as BERTH_TEST_DATABASE_URL.
 set -euo pipefail
+# Only the URL goes to stdout (the caller captures it); everything the tools print goes to stderr.
+exec 3>&1 1>&2
 version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
 cluster=main
 if ! pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$version $cluster"; then
   pg_createcluster "$version" "$cluster" >/dev/null
 fi
-pg_ctlcluster "$version" "$cluster" start 2>/dev/null || true
+pg_ctlcluster "$version" "$cluster" start || true
 for _ in $(seq 1 50); do
   pg_isready -q -h 127.0.0.1 -p 5432 && break
   sleep 0.2
@@ -22,4 +24,4 @@ END $$;
 SQL
 runuser -u postgres -- psql -q -tc "SELECT 1 FROM pg_database WHERE datname = 'berth'" | grep -q 1 \
   || runuser -u postgres -- createdb -O berth berth
-echo "postgresql://berth:berth@127.0.0.1:5432/berth"
+echo "postgresql://berth:berth@127.0.0.1:5432/berth" >&3
