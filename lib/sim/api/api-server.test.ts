@@ -1,0 +1,168 @@
+import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch, type V1Pod } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../clock.ts";
+import { ObjectStore } from "../store/object-store.ts";
+import { kubeConfigFor } from "../testing/kube-client.ts";
+import { ApiServer, type PodSubresources } from "./api-server.ts";
+
+// The API machinery alone, through @kubernetes/client-node: no controllers run here, so what
+// is stored is exactly what was written.
+
+const noPodSubresources: PodSubresources = {
+  evict: () => ({}),
+  bind: () => ({}),
+  log: () => "",
+  exec: (_request, socket) => socket.destroy(),
+};
+
+let server: ApiServer;
+let url: string;
+let core: CoreV1Api;
+let custom: CustomObjectsApi;
+
+beforeAll(async () => {
+  const store = new ObjectStore(new ManualClock());
+  store.create({ group: "", resource: "namespaces" }, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
+  server = new ApiServer({ store, pods: noPodSubresources, bookmarkIntervalMs: 50 });
+  url = await server.listen();
+  const config = kubeConfigFor(url);
+  core = config.makeApiClient(CoreV1Api);
+  custom = config.makeApiClient(CustomObjectsApi);
+});
+afterAll(() => server.close());
+
+let counter = 0;
+function aPod(labels: Record<string, string> = {}): V1Pod {
+  return { metadata: { name: `pod-${++counter}`, labels }, spec: { containers: [{ name: "agent", image: "busybox" }] } };
+}
+
+async function statusOf(promise: Promise<unknown>): Promise<{ code: number; reason: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiException) {
+      const body = JSON.parse(String(error.body)) as { reason: string; message: string };
+      return { code: error.code, reason: body.reason, message: body.message };
+    }
+    throw error;
+  }
+  throw new Error("expected the request to fail");
+}
+
+describe("the simulated API server", () => {
+  it("creates and reads back a pod with server-set metadata", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod() });
+    const read = await core.readNamespacedPod({ namespace: "default", name: created.metadata!.name! });
+    expect(read.metadata).toMatchObject({ uid: created.metadata!.uid, resourceVersion: created.metadata!.resourceVersion, namespace: "default" });
+  });
+
+  it("gives a pod the API server's defaults and a Pending status", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod() });
+    expect([created.spec!.terminationGracePeriodSeconds, created.status!.phase]).toEqual([30, "Pending"]);
+  });
+
+  it("answers a missing object with 404 NotFound", async () => {
+    expect(await statusOf(core.readNamespacedPod({ namespace: "default", name: "nope" }))).toEqual({ code: 404, reason: "NotFound", message: 'pods "nope" not found' });
+  });
+
+  it("answers a duplicate name with 409 AlreadyExists", async () => {
+    const pod = aPod();
+    await core.createNamespacedPod({ namespace: "default", body: pod });
+    expect((await statusOf(core.createNamespacedPod({ namespace: "default", body: pod }))).reason).toBe("AlreadyExists");
+  });
+
+  it("answers a stale update with 409 Conflict", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod() });
+    await core.patchNamespacedPod({ namespace: "default", name: created.metadata!.name!, body: { metadata: { labels: { a: "1" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    const stale = { ...created, metadata: { ...created.metadata, labels: { b: "2" } } };
+    expect((await statusOf(core.replaceNamespacedPod({ namespace: "default", name: created.metadata!.name!, body: stale }))).reason).toBe("Conflict");
+  });
+
+  it("answers an invalid object with 422 Invalid and the field in its causes", async () => {
+    const error = await statusOf(core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "Bad_Name" }, spec: { containers: [{ name: "a", image: "b" }] } } }));
+    expect(error).toMatchObject({ code: 422, reason: "Invalid" });
+  });
+
+  it("answers malformed JSON with 400 and keeps serving", async () => {
+    const response = await fetch(`${url}/api/v1/namespaces/default/pods`, { method: "POST", body: "{not json", headers: { "Content-Type": "application/json" } });
+    const health = await fetch(`${url}/healthz`);
+    expect([response.status, health.status]).toEqual([400, 200]);
+  });
+
+  it("answers an unknown resource with 404", async () => {
+    const response = await fetch(`${url}/apis/example.com/v1/widgets`);
+    expect(response.status).toBe(404);
+  });
+
+  it("lists by label selector", async () => {
+    const team = `team-${++counter}`;
+    await core.createNamespacedPod({ namespace: "default", body: aPod({ team }) });
+    await core.createNamespacedPod({ namespace: "default", body: aPod({ team: "other" }) });
+    const listed = await core.listNamespacedPod({ namespace: "default", labelSelector: `team=${team}` });
+    expect(listed.items).toHaveLength(1);
+  });
+
+  it("answers a malformed label selector with 400", async () => {
+    expect((await statusOf(core.listNamespacedPod({ namespace: "default", labelSelector: "a in (" }))).code).toBe(400);
+  });
+
+  it("pages a list with limit and continue", async () => {
+    const team = `paged-${++counter}`;
+    for (let i = 0; i < 5; i++) await core.createNamespacedPod({ namespace: "default", body: aPod({ team }) });
+    const first = await core.listNamespacedPod({ namespace: "default", labelSelector: `team=${team}`, limit: 2 });
+    const rest = await core.listNamespacedPod({ namespace: "default", labelSelector: `team=${team}`, limit: 10, _continue: first.metadata!._continue });
+    expect([first.items.length, rest.items.length]).toEqual([2, 3]);
+  });
+
+  it("applies a strategic merge patch to a pod's labels", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod({ a: "1" }) });
+    const patched = await core.patchNamespacedPod(
+      { namespace: "default", name: created.metadata!.name!, body: { metadata: { labels: { b: "2" } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
+    );
+    expect(patched.metadata!.labels).toEqual({ a: "1", b: "2" });
+  });
+
+  it("streams a watch from a resourceVersion", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod() });
+    const name = created.metadata!.name!;
+    const seen: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      void new Watch(kubeConfigFor(url)).watch(
+        "/api/v1/namespaces/default/pods",
+        { resourceVersion: created.metadata!.resourceVersion, fieldSelector: `metadata.name=${name}` },
+        (type) => {
+          seen.push(type);
+          if (type === "DELETED") resolve();
+        },
+        () => {},
+      );
+    });
+    await core.patchNamespacedPod({ namespace: "default", name, body: { metadata: { labels: { x: "y" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await core.deleteNamespacedPod({ namespace: "default", name });
+    await done;
+    expect(seen).toEqual(["MODIFIED", "DELETED"]);
+  });
+
+  it("serves Sandbox in v1beta1 and v1alpha1, converting operatingMode and replicas", async () => {
+    await custom.createNamespacedCustomObject({
+      group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes",
+      body: { apiVersion: "agents.x-k8s.io/v1beta1", kind: "Sandbox", metadata: { name: "box" }, spec: { operatingMode: "Suspended", podTemplate: { spec: { containers: [{ name: "agent", image: "busybox" }] } } } },
+    });
+    const old = (await custom.getNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1alpha1", namespace: "default", plural: "sandboxes", name: "box" })) as { spec: { replicas: number } };
+    expect(old.spec.replicas).toBe(0);
+  });
+
+  it("refuses a strategic merge patch of a custom resource with 415", async () => {
+    const response = await fetch(`${url}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes/box`, {
+      method: "PATCH", body: "{}", headers: { "Content-Type": "application/strategic-merge-patch+json" },
+    });
+    expect(response.status).toBe(415);
+  });
+
+  it("serves discovery for the core group and agents.x-k8s.io", async () => {
+    const core = (await (await fetch(`${url}/api/v1`)).json()) as { resources: { name: string }[] };
+    const groups = (await (await fetch(`${url}/apis`)).json()) as { groups: { name: string }[] };
+    expect([core.resources.some((r) => r.name === "pods/eviction"), groups.groups.some((g) => g.name === "agents.x-k8s.io")]).toEqual([true, true]);
+  });
+});

@@ -1,0 +1,192 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { StatusError } from "../status-error.ts";
+import type { ObjectStore } from "../store/object-store.ts";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
+import { readBody, sendJson, sendStatus } from "./http-io.ts";
+import { notFoundPath, parseResourcePath, type ResourcePath } from "./request-path.ts";
+import { handleResource } from "./resource-handler.ts";
+import { findResource } from "./resources.ts";
+import { WatchHub } from "./watch-stream.ts";
+
+// The simulated cluster's HTTP front: discovery, the resource verbs, and the pod subresources
+// that other parts of the simulation serve (eviction and binding by the API machinery, exec and
+// log by the kubelet). Every failure leaves as a Status object; nothing a client sends can
+// crash the server.
+
+export interface RequestInfo {
+  verb: string;
+  path: ResourcePath;
+}
+
+/** Handlers for the pod subresources that are not plain storage. */
+export interface PodSubresources {
+  evict(namespace: string, name: string, body: string, dryRun: boolean): Promise<unknown> | unknown;
+  bind(namespace: string, name: string, body: string): Promise<unknown> | unknown;
+  log(namespace: string, name: string, query: URLSearchParams): string;
+  /** A WebSocket upgrade to pods/exec. */
+  exec(request: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, name: string, query: URLSearchParams): void;
+}
+
+/** Fault injection: may delay a request or fail it with a Status, before it is served. */
+export type RequestGate = (info: RequestInfo) => Promise<void> | void;
+
+export interface ApiServerOptions {
+  store: ObjectStore;
+  pods: PodSubresources;
+  gate?: RequestGate;
+  bookmarkIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+function verbOf(method: string, path: ResourcePath, query: URLSearchParams): string {
+  if (path.subresource && !["status"].includes(path.subresource)) return method === "GET" ? "get" : "create";
+  switch (method) {
+    case "GET":
+      return path.watchPrefix || query.get("watch") === "true" || query.get("watch") === "1" ? "watch" : path.name ? "get" : "list";
+    case "POST":
+      return "create";
+    case "PUT":
+      return "update";
+    case "PATCH":
+      return "patch";
+    case "DELETE":
+      return path.name ? "delete" : "deletecollection";
+    default:
+      return method.toLowerCase();
+  }
+}
+
+export class ApiServer {
+  readonly watches: WatchHub;
+  private readonly server: Server;
+
+  constructor(private readonly options: ApiServerOptions) {
+    this.watches = new WatchHub(options.store);
+    this.server = createServer((request, response) => {
+      this.serve(request, response).catch((error: unknown) => this.fail(response, error));
+    });
+    this.server.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
+    // Watches are long-lived; the default request timeout would cut them.
+    this.server.requestTimeout = 0;
+    this.server.keepAliveTimeout = 65_000;
+  }
+
+  async listen(port = 0, host = "127.0.0.1"): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, host, () => resolve());
+    });
+    const address = this.server.address() as AddressInfo;
+    return `http://${host}:${address.port}`;
+  }
+
+  async close(): Promise<void> {
+    this.watches.dropAll();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private fail(response: ServerResponse, error: unknown): void {
+    const status = error instanceof StatusError ? error : StatusError.internal((error as Error)?.message ?? String(error));
+    if (!(error instanceof StatusError)) this.options.log?.(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendStatus(response, status);
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://sim");
+    const pathname = url.pathname.replace(/\/+$/, "") || "/";
+    const method = request.method ?? "GET";
+    this.options.log?.(`${method} ${request.url}`);
+    if (method === "GET" && ["/healthz", "/readyz", "/livez"].includes(pathname)) {
+      response.writeHead(200, { "Content-Type": "text/plain" });
+      response.end("ok");
+      return;
+    }
+    if (method === "GET") {
+      const document = this.discovery(pathname, request);
+      if (document !== undefined) return sendJson(response, 200, document);
+    }
+    const path = parseResourcePath(pathname);
+    if (!path) throw notFoundPath(pathname);
+    const definition = findResource(path.group, path.version, path.resource);
+    if (!definition) throw notFoundPath(pathname);
+    await this.options.gate?.({ verb: verbOf(method, path, url.searchParams), path });
+
+    if (path.resource === "pods" && path.name && path.namespace && path.subresource && path.subresource !== "status") {
+      return this.podSubresource(request, response, path, url.searchParams);
+    }
+    await handleResource(
+      { store: this.options.store, watches: this.watches, bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000 },
+      { definition, path },
+      request,
+      response,
+      url.searchParams,
+    );
+  }
+
+  private async podSubresource(request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams): Promise<void> {
+    const { namespace, name, subresource } = path as Required<Pick<ResourcePath, "namespace" | "name" | "subresource">>;
+    const method = request.method ?? "GET";
+    const body = method === "POST" ? await readBody(request) : "";
+    switch (`${method} ${subresource}`) {
+      case "POST eviction":
+        return sendJson(response, 201, await this.options.pods.evict(namespace, name, body, query.getAll("dryRun").length > 0));
+      case "POST binding":
+        return sendJson(response, 201, await this.options.pods.bind(namespace, name, body));
+      case "GET log": {
+        const text = this.options.pods.log(namespace, name, query);
+        response.writeHead(200, { "Content-Type": "text/plain" });
+        response.end(text);
+        return;
+      }
+      case "GET exec":
+      case "POST exec":
+        throw StatusError.badRequest("Upgrade request required");
+      default:
+        throw StatusError.of(404, "NotFound", "the server could not find the requested resource");
+    }
+  }
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? "/", "http://sim");
+    const path = parseResourcePath(url.pathname);
+    if (path?.resource === "pods" && path.subresource === "exec" && path.namespace && path.name) {
+      try {
+        this.options.pods.exec(request, socket, head, path.namespace, path.name, url.searchParams);
+      } catch {
+        socket.destroy();
+      }
+      return;
+    }
+    socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
+  }
+
+  private discovery(pathname: string, _request: IncomingMessage): unknown {
+    if (pathname === "/version") return SERVER_VERSION;
+    if (pathname === "/api") return apiVersions(this.address());
+    if (pathname === "/apis") return apiGroupList();
+    const core = /^\/api\/([^/]+)$/.exec(pathname);
+    if (core) return apiResourceList("", core[1]!) ?? undefined;
+    const group = /^\/apis\/([^/]+)$/.exec(pathname);
+    if (group) return findGroup(group[1]!);
+    const groupVersion = /^\/apis\/([^/]+)\/([^/]+)$/.exec(pathname);
+    if (groupVersion) return apiResourceList(groupVersion[1]!, groupVersion[2]!) ?? undefined;
+    return undefined;
+  }
+
+  private address(): string {
+    const address = this.server.address() as AddressInfo | null;
+    return address ? `127.0.0.1:${address.port}` : "127.0.0.1";
+  }
+}
+
+function findGroup(name: string) {
+  const document = apiGroup(name);
+  return document.versions.length > 0 ? document : undefined;
+}

@@ -1,0 +1,267 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isRecord, type KubeObject, type StoredObject } from "../objects.ts";
+import { StatusError } from "../status-error.ts";
+import { resourceId, type ObjectStore } from "../store/object-store.ts";
+import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, readBody, sendJson } from "./http-io.ts";
+import { applyPatch } from "./patching.ts";
+import type { ResourcePath } from "./request-path.ts";
+import { fromVersion, groupVersion, toVersion, type ResourceDefinition } from "./resources.ts";
+import { compileSelectors } from "./selection.ts";
+import { strategyFor, validateName } from "./strategies.ts";
+import type { WatchHub } from "./watch-stream.ts";
+
+// The verbs on a resource collection or object: get, list, watch, create, update, patch,
+// delete, deletecollection — with the status subresource split, dry runs, preconditions and
+// the list/continue contract.
+
+export interface HandlerContext {
+  store: ObjectStore;
+  watches: WatchHub;
+  bookmarkIntervalMs: number;
+}
+
+interface Target {
+  definition: ResourceDefinition;
+  path: ResourcePath;
+}
+
+const present = (definition: ResourceDefinition, version: string) => (object: StoredObject) => toVersion(definition, object, version);
+
+function checkNamespace(context: HandlerContext, target: Target): void {
+  const { definition, path } = target;
+  if (definition.namespaced && path.namespace === undefined && path.name !== undefined) {
+    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+  }
+  if (!definition.namespaced && path.namespace !== undefined) {
+    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+  }
+}
+
+function requireNamespaceForWrite(context: HandlerContext, namespace: string): void {
+  const found = context.store.peek({ group: "", resource: "namespaces" }, undefined, namespace);
+  if (!found) throw StatusError.notFound({ group: "", resource: "namespaces" }, namespace);
+  if (found.metadata.deletionTimestamp) {
+    throw StatusError.of(403, "Forbidden", `${namespace} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+      causes: [{ reason: "NamespaceTerminating", message: `namespace ${namespace} is being terminated`, field: "metadata.namespace" }],
+    });
+  }
+}
+
+function validateOrThrow(definition: ResourceDefinition, object: KubeObject, old?: StoredObject): void {
+  const strategy = strategyFor(definition);
+  const causes = [...validateName(definition, object), ...(strategy.validate?.(object) ?? []), ...(old && strategy.validateUpdate ? strategy.validateUpdate(object, old) : [])];
+  if (causes.length > 0) throw StatusError.invalid(definition.kind, definition.group, object.metadata.name ?? "", causes);
+}
+
+/** The body's apiVersion/kind must be what the URL says (or absent). */
+function checkTypeOfBody(target: Target, object: KubeObject): void {
+  const expected = groupVersion(target.definition.group, target.path.version);
+  if (object.apiVersion !== undefined && object.apiVersion !== expected) {
+    throw StatusError.badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
+  }
+  if (object.kind !== undefined && object.kind !== target.definition.kind) {
+    throw StatusError.badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${target.definition.kind})`);
+  }
+}
+
+function checkNamespaceOfBody(target: Target, object: KubeObject): void {
+  const namespace = target.path.namespace;
+  if (!target.definition.namespaced) {
+    delete object.metadata.namespace;
+    return;
+  }
+  if (object.metadata.namespace !== undefined && object.metadata.namespace !== "" && object.metadata.namespace !== namespace) {
+    throw StatusError.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+  object.metadata.namespace = namespace;
+}
+
+function list(context: HandlerContext, target: Target, query: URLSearchParams): unknown {
+  const { definition, path } = target;
+  const matches = compileSelectors(definition, query);
+  const limit = queryInteger(query, "limit") ?? 0;
+  const token = query.get("continue");
+  let after: string | null = null;
+  if (token) {
+    const decoded = decodeContinue(token);
+    if (decoded.revision < context.store.oldestReplayableRevision()) {
+      throw StatusError.gone("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.");
+    }
+    after = decoded.key;
+  }
+  const keyOf = (object: StoredObject) => `${object.metadata.namespace ?? ""}/${object.metadata.name}`;
+  const all = context.store.list(definition, path.namespace).filter(matches);
+  const start = after === null ? 0 : all.findIndex((object) => keyOf(object) > after!);
+  const rest = start === -1 ? [] : all.slice(start);
+  const page = limit > 0 ? rest.slice(0, limit) : rest;
+  const more = limit > 0 && rest.length > limit;
+  const revision = context.store.currentRevision();
+  return {
+    kind: `${definition.kind}List`,
+    apiVersion: groupVersion(definition.group, path.version),
+    metadata: {
+      resourceVersion: String(revision),
+      ...(more ? { continue: encodeContinue(revision, keyOf(page[page.length - 1]!)), remainingItemCount: rest.length - page.length } : {}),
+    },
+    items: page.map(present(definition, path.version)),
+  };
+}
+
+function encodeContinue(revision: number, key: string): string {
+  return Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: revision, start: key })).toString("base64url");
+}
+
+function decodeContinue(token: string): { revision: number; key: string } {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { rv?: unknown; start?: unknown };
+    if (typeof parsed.rv === "number" && typeof parsed.start === "string") return { revision: parsed.rv, key: parsed.start };
+  } catch {
+    // fall through
+  }
+  throw StatusError.badRequest("invalid continue token");
+}
+
+function watch(context: HandlerContext, target: Target, query: URLSearchParams, request: IncomingMessage, response: ServerResponse): void {
+  const { definition, path } = target;
+  const matchesSelectors = compileSelectors(definition, query);
+  const namespace = path.namespace;
+  const nameFromPath = path.name;
+  const matches = (object: StoredObject) =>
+    (namespace === undefined || object.metadata.namespace === namespace) &&
+    (nameFromPath === undefined || object.metadata.name === nameFromPath) &&
+    matchesSelectors(object);
+  const rv = query.get("resourceVersion");
+  let sinceRevision: number | null = null;
+  if (rv !== null && rv !== "" && rv !== "0") {
+    const parsed = Number(rv);
+    if (!Number.isInteger(parsed) || parsed < 0) throw StatusError.badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+    sinceRevision = parsed;
+  }
+  const timeoutSeconds = queryInteger(query, "timeoutSeconds");
+  context.watches.serve(request, response, {
+    resource: resourceId(definition),
+    sinceRevision,
+    matches,
+    present: present(definition, path.version),
+    bookmarks: queryFlag(query, "allowWatchBookmarks"),
+    bookmarkIntervalMs: context.bookmarkIntervalMs,
+    timeoutMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
+    initialObjects: () => context.store.list(definition, namespace),
+    kind: definition.kind,
+    apiVersion: groupVersion(definition.group, path.version),
+  });
+}
+
+function create(context: HandlerContext, target: Target, body: KubeObject, dryRun: boolean): StoredObject {
+  const { definition, path } = target;
+  checkTypeOfBody(target, body);
+  checkNamespaceOfBody(target, body);
+  if (definition.namespaced) requireNamespaceForWrite(context, path.namespace!);
+  const object = fromVersion(definition, body, path.version);
+  strategyFor(definition).prepareForCreate?.(object);
+  validateOrThrow(definition, object);
+  return context.store.create(definition, object, { dryRun });
+}
+
+/** Writes `next` over `current` as PUT or PATCH do, keeping status or spec as the subresource says. */
+function write(context: HandlerContext, target: Target, current: StoredObject, next: KubeObject, dryRun: boolean): StoredObject {
+  const { definition, path } = target;
+  checkTypeOfBody(target, next);
+  checkNamespaceOfBody(target, next);
+  if (next.metadata.name !== undefined && next.metadata.name !== path.name) {
+    throw StatusError.badRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${path.name})`);
+  }
+  next.metadata.name = path.name;
+  let stored = fromVersion(definition, next, path.version);
+  const hasStatus = definition.subresources.includes("status");
+  if (path.subresource === "status") {
+    // The status subresource changes status only.
+    stored = { ...current, status: stored.status, metadata: { ...current.metadata, resourceVersion: stored.metadata.resourceVersion ?? current.metadata.resourceVersion } };
+  } else if (hasStatus) {
+    stored = { ...stored, status: current.status };
+    if (current.status === undefined) delete stored.status;
+  }
+  // A stale write is a conflict before it is anything else, as in the real storage layer.
+  const expected = stored.metadata.resourceVersion;
+  if (expected !== undefined && expected !== "" && expected !== current.metadata.resourceVersion) {
+    throw StatusError.conflict(definition, path.name!);
+  }
+  validateOrThrow(definition, stored, current);
+  return context.store.update(definition, stored, { dryRun });
+}
+
+function deleteOne(context: HandlerContext, target: Target, query: URLSearchParams, bodyText: string, dryRun: boolean) {
+  const { definition, path } = target;
+  const options = bodyText.trim() ? parseJson(bodyText) : {};
+  const deleteOptions = isRecord(options) ? options : {};
+  const current = context.store.peek(definition, path.namespace, path.name!);
+  if (!current) throw StatusError.notFound(definition, path.name!);
+  const requestedGrace = queryInteger(query, "gracePeriodSeconds") ?? (typeof deleteOptions.gracePeriodSeconds === "number" ? deleteOptions.gracePeriodSeconds : undefined);
+  const grace = requestedGrace ?? strategyFor(definition).defaultGracePeriodSeconds?.(current) ?? 0;
+  const policy = query.get("propagationPolicy") ?? (typeof deleteOptions.propagationPolicy === "string" ? deleteOptions.propagationPolicy : "Background");
+  if (!["Background", "Foreground", "Orphan"].includes(policy)) {
+    throw StatusError.badRequest(`Invalid propagationPolicy: ${JSON.stringify(policy)}: supported values: "Background", "Foreground", "Orphan"`);
+  }
+  const preconditions = isRecord(deleteOptions.preconditions) ? (deleteOptions.preconditions as { uid?: string; resourceVersion?: string }) : undefined;
+  const addFinalizers = policy === "Foreground" ? ["foregroundDeletion"] : policy === "Orphan" ? ["orphan"] : [];
+  return context.store.delete(definition, path.namespace, path.name!, { preconditions, gracePeriodSeconds: grace, dryRun, addFinalizers });
+}
+
+export async function handleResource(context: HandlerContext, target: Target, request: IncomingMessage, response: ServerResponse, query: URLSearchParams): Promise<void> {
+  const { definition, path } = target;
+  checkNamespace(context, target);
+  const method = request.method ?? "GET";
+  const dryRun = dryRunOf(query);
+  const show = present(definition, path.version);
+  const subresource = path.subresource;
+  if (subresource !== undefined && subresource !== "status") {
+    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+  }
+  if (subresource === "status" && !definition.subresources.includes("status")) {
+    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+  }
+
+  if (path.name === undefined) {
+    if (method === "GET") {
+      if (path.watchPrefix || queryFlag(query, "watch")) return watch(context, target, query, request, response);
+      return sendJson(response, 200, list(context, target, query));
+    }
+    if (method === "POST") {
+      const created = create(context, target, parseObject(await readBody(request)), dryRun);
+      return sendJson(response, 201, show(created));
+    }
+    if (method === "DELETE") {
+      const matches = compileSelectors(definition, query);
+      const bodyText = await readBody(request);
+      const items = context.store.list(definition, path.namespace).filter(matches).map((object) => ({ ...object }));
+      for (const object of items) {
+        deleteOne(context, { definition, path: { ...path, name: object.metadata.name } }, query, bodyText, dryRun);
+      }
+      return sendJson(response, 200, { kind: `${definition.kind}List`, apiVersion: groupVersion(definition.group, path.version), metadata: {}, items: items.map(show) });
+    }
+    throw StatusError.methodNotAllowed(`the server does not allow this method on the requested resource`);
+  }
+
+  if (path.watchPrefix) return watch(context, target, query, request, response);
+  switch (method) {
+    case "GET":
+      return sendJson(response, 200, show(context.store.get(definition, path.namespace, path.name)));
+    case "PUT": {
+      const current = context.store.get(definition, path.namespace, path.name);
+      const body = parseObject(await readBody(request));
+      return sendJson(response, 200, show(write(context, target, current, body, dryRun)));
+    }
+    case "PATCH": {
+      const current = context.store.get(definition, path.namespace, path.name);
+      const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
+      const patched = applyPatch(definition, contentType, show(current), await readBody(request));
+      return sendJson(response, 200, show(write(context, target, current, patched, dryRun)));
+    }
+    case "DELETE": {
+      const result = deleteOne(context, target, query, await readBody(request), dryRun);
+      return sendJson(response, 200, show(result.object));
+    }
+    default:
+      throw StatusError.methodNotAllowed(`the server does not allow this method on the requested resource`);
+  }
+}

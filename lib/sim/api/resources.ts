@@ -1,0 +1,136 @@
+import type { KubeObject } from "../objects.ts";
+import type { ResourceRef } from "../status-error.ts";
+
+// What the simulated API server serves: one entry per resource, with what discovery says about
+// it and how the server treats it. Objects are stored in `storageVersion`; `convert` turns them
+// into another served version and back.
+
+export type Subresource = "status" | "binding" | "eviction" | "exec" | "log" | "attach" | "portforward";
+
+export interface VersionConversion {
+  /** Storage-version object → the object as `version` shows it. */
+  fromStorage(object: KubeObject, version: string): KubeObject;
+  /** An object written at `version` → storage version. */
+  toStorage(object: KubeObject, version: string): KubeObject;
+}
+
+export interface ResourceDefinition extends ResourceRef {
+  kind: string;
+  singular: string;
+  namespaced: boolean;
+  versions: string[];
+  storageVersion: string;
+  shortNames?: string[];
+  categories?: string[];
+  subresources: Subresource[];
+  /** Whether `PATCH` with application/strategic-merge-patch+json is allowed (built-in types only). */
+  strategicMerge: boolean;
+  /** Deleting waits for this many seconds of grace by default (pods on a node); 0 elsewhere. */
+  convert?: VersionConversion;
+}
+
+const ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+export const resourceVerbs = (_definition: ResourceDefinition) => ALL_VERBS;
+
+const core = (resource: string, kind: string, namespaced: boolean, extra: Partial<ResourceDefinition> = {}): ResourceDefinition => ({
+  group: "",
+  resource,
+  kind,
+  singular: kind.toLowerCase(),
+  namespaced,
+  versions: ["v1"],
+  storageVersion: "v1",
+  subresources: [],
+  strategicMerge: true,
+  ...extra,
+});
+
+/** agent-sandbox's Sandbox: v1beta1 says operatingMode, deprecated v1alpha1 says replicas. */
+const sandboxConversion: VersionConversion = {
+  fromStorage(object, version) {
+    if (version !== "v1alpha1") return object;
+    const spec = { ...(object.spec as Record<string, unknown> | undefined) };
+    const mode = spec.operatingMode;
+    delete spec.operatingMode;
+    spec.replicas = mode === "Suspended" ? 0 : 1;
+    const status = { ...(object.status as Record<string, unknown> | undefined) };
+    const running = mode !== "Suspended" && Array.isArray(status.podIPs) && status.podIPs.length > 0;
+    delete status.nodeName;
+    status.replicas = running ? 1 : 0;
+    return { ...object, apiVersion: `agents.x-k8s.io/${version}`, spec, status };
+  },
+  toStorage(object, version) {
+    if (version !== "v1alpha1") return object;
+    const spec = { ...(object.spec as Record<string, unknown> | undefined) };
+    const replicas = spec.replicas;
+    delete spec.replicas;
+    spec.operatingMode = replicas === 0 ? "Suspended" : "Running";
+    const status = { ...(object.status as Record<string, unknown> | undefined) };
+    delete status.replicas;
+    return { ...object, apiVersion: "agents.x-k8s.io/v1beta1", spec, ...(object.status ? { status } : {}) };
+  },
+};
+
+export const RESOURCES: ResourceDefinition[] = [
+  core("namespaces", "Namespace", false, { shortNames: ["ns"], subresources: ["status"] }),
+  core("nodes", "Node", false, { shortNames: ["no"], subresources: ["status"] }),
+  core("pods", "Pod", true, {
+    shortNames: ["po"],
+    categories: ["all"],
+    subresources: ["status", "binding", "eviction", "exec", "log", "attach", "portforward"],
+  }),
+  core("persistentvolumeclaims", "PersistentVolumeClaim", true, { shortNames: ["pvc"], subresources: ["status"] }),
+  core("persistentvolumes", "PersistentVolume", false, { shortNames: ["pv"], subresources: ["status"] }),
+  core("events", "Event", true, { shortNames: ["ev"] }),
+  {
+    group: "storage.k8s.io", resource: "storageclasses", kind: "StorageClass", singular: "storageclass", namespaced: false,
+    versions: ["v1"], storageVersion: "v1", shortNames: ["sc"], subresources: [], strategicMerge: true,
+  },
+  {
+    group: "policy", resource: "poddisruptionbudgets", kind: "PodDisruptionBudget", singular: "poddisruptionbudget", namespaced: true,
+    versions: ["v1"], storageVersion: "v1", shortNames: ["pdb"], subresources: ["status"], strategicMerge: true,
+  },
+  {
+    group: "coordination.k8s.io", resource: "leases", kind: "Lease", singular: "lease", namespaced: true,
+    versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: true,
+  },
+  {
+    group: "snapshot.storage.k8s.io", resource: "volumesnapshots", kind: "VolumeSnapshot", singular: "volumesnapshot", namespaced: true,
+    versions: ["v1"], storageVersion: "v1", shortNames: ["vs"], subresources: ["status"], strategicMerge: false,
+  },
+  {
+    group: "snapshot.storage.k8s.io", resource: "volumesnapshotclasses", kind: "VolumeSnapshotClass", singular: "volumesnapshotclass", namespaced: false,
+    versions: ["v1"], storageVersion: "v1", shortNames: ["vsclass", "vsclasses"], subresources: [], strategicMerge: false,
+  },
+  {
+    group: "agents.x-k8s.io", resource: "sandboxes", kind: "Sandbox", singular: "sandbox", namespaced: true,
+    versions: ["v1beta1", "v1alpha1"], storageVersion: "v1beta1", subresources: ["status"], strategicMerge: false,
+    convert: sandboxConversion,
+  },
+];
+
+export const API_GROUPS = [...new Set(RESOURCES.map((definition) => definition.group).filter(Boolean))];
+
+export function findResource(group: string, version: string, resource: string): ResourceDefinition | undefined {
+  return RESOURCES.find((definition) => definition.group === group && definition.resource === resource && definition.versions.includes(version));
+}
+
+export function resourceFor(group: string, resource: string): ResourceDefinition {
+  const found = RESOURCES.find((definition) => definition.group === group && definition.resource === resource);
+  if (!found) throw new Error(`the simulated cluster does not serve ${resource}.${group}`);
+  return found;
+}
+
+export const groupVersion = (group: string, version: string) => (group ? `${group}/${version}` : version);
+
+/** The object as a client of `version` sees it. */
+export function toVersion(definition: ResourceDefinition, object: KubeObject, version: string): KubeObject {
+  const converted = definition.convert ? definition.convert.fromStorage(object, version) : object;
+  return { ...converted, apiVersion: groupVersion(definition.group, version), kind: definition.kind };
+}
+
+/** An object as written by a client of `version`, in the storage version. */
+export function fromVersion(definition: ResourceDefinition, object: KubeObject, version: string): KubeObject {
+  const converted = definition.convert ? definition.convert.toStorage(object, version) : object;
+  return { ...converted, apiVersion: groupVersion(definition.group, definition.storageVersion), kind: definition.kind };
+}

@@ -1,0 +1,259 @@
+import { deepEqual, isRecord, type KubeObject, type StoredObject } from "../objects.ts";
+import type { StatusCause } from "../status-error.ts";
+import type { ResourceDefinition } from "./resources.ts";
+
+// What the API server does for each kind beyond storing it: defaults on create, validation,
+// which fields an update may change, and how long a delete waits. Messages follow the real
+// validation's wording ("Required value", "Invalid value", "Forbidden") so that tests written
+// against the simulated cluster hold on a real one.
+
+export interface Strategy {
+  prepareForCreate?(object: KubeObject): void;
+  validate?(object: KubeObject): StatusCause[];
+  validateUpdate?(object: KubeObject, old: StoredObject): StatusCause[];
+  /** Grace period a delete without one waits for; 0 (the default) deletes at once. */
+  defaultGracePeriodSeconds?(object: StoredObject): number;
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
+
+const required = (field: string): StatusCause => ({ reason: "FieldValueRequired", field, message: "Required value" });
+const invalid = (field: string, value: unknown, why: string): StatusCause => ({
+  reason: "FieldValueInvalid",
+  field,
+  message: `Invalid value: ${JSON.stringify(value)}: ${why}`,
+});
+const forbidden = (field: string, why: string): StatusCause => ({ reason: "FieldValueForbidden", field, message: `Forbidden: ${why}` });
+const unsupported = (field: string, value: unknown, allowed: string[]): StatusCause => ({
+  reason: "FieldValueNotSupported",
+  field,
+  message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((one) => `"${one}"`).join(", ")}`,
+});
+
+const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
+const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Name rules every object shares. */
+export function validateName(definition: ResourceDefinition, object: KubeObject): StatusCause[] {
+  const name = object.metadata.name;
+  if (!name) return [];
+  if (definition.resource === "namespaces") {
+    return DNS1123_LABEL.test(name) && name.length <= 63
+      ? []
+      : [invalid("metadata.name", name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")];
+  }
+  return DNS1123_SUBDOMAIN.test(name) && name.length <= 253
+    ? []
+    : [invalid("metadata.name", name, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
+}
+
+function validatePodSpec(spec: unknown, field: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (!isRecord(spec)) return [required(field)];
+  const containers = array(spec.containers);
+  if (containers.length === 0) causes.push(required(`${field}.containers`));
+  const volumeNames = new Set(array(spec.volumes).map((volume) => record(volume).name));
+  const seen = new Set<unknown>();
+  for (const [list, listField] of [[array(spec.initContainers), "initContainers"], [containers, "containers"]] as const) {
+    list.forEach((container, index) => {
+      const c = record(container);
+      const at = `${field}.${listField}[${index}]`;
+      if (!c.name) causes.push(required(`${at}.name`));
+      else if (seen.has(c.name)) causes.push({ reason: "FieldValueDuplicate", field: `${at}.name`, message: `Duplicate value: ${JSON.stringify(c.name)}` });
+      seen.add(c.name);
+      if (!c.image) causes.push(required(`${at}.image`));
+      array(c.volumeMounts).forEach((mount, mountIndex) => {
+        const name = record(mount).name;
+        if (!volumeNames.has(name)) causes.push({ reason: "FieldValueNotFound", field: `${at}.volumeMounts[${mountIndex}].name`, message: `Not found: ${JSON.stringify(name)}` });
+      });
+    });
+  }
+  return causes;
+}
+
+/** Pods get the tolerations the DefaultTolerationSeconds admission plugin adds. */
+function defaultTolerations(spec: Record<string, unknown>): void {
+  const tolerations = array(spec.tolerations).map(record);
+  for (const key of ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]) {
+    if (!tolerations.some((toleration) => toleration.key === key && (toleration.effect === "NoExecute" || toleration.effect === undefined))) {
+      tolerations.push({ key, operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 });
+    }
+  }
+  spec.tolerations = tolerations;
+}
+
+const podStrategy: Strategy = {
+  prepareForCreate(object) {
+    const spec = record(object.spec);
+    spec.restartPolicy ??= "Always";
+    spec.terminationGracePeriodSeconds ??= 30;
+    spec.schedulerName ??= "default-scheduler";
+    spec.dnsPolicy ??= "ClusterFirst";
+    defaultTolerations(spec);
+    object.spec = spec;
+    object.status = { phase: "Pending", qosClass: "BestEffort" };
+  },
+  validate: (object) => validatePodSpec(object.spec, "spec"),
+  validateUpdate(object, old) {
+    // Pod specs are immutable but for images, activeDeadlineSeconds and added tolerations;
+    // nodeName is set through the binding subresource only.
+    const strip = (spec: unknown) => {
+      const copy = structuredClone(record(spec));
+      for (const list of ["containers", "initContainers"]) {
+        copy[list] = array(copy[list]).map((container) => ({ ...record(container), image: undefined }));
+      }
+      delete copy.activeDeadlineSeconds;
+      delete copy.tolerations;
+      return copy;
+    };
+    return deepEqual(strip(object.spec), strip(old.spec))
+      ? []
+      : [forbidden("spec", "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)")];
+  },
+  defaultGracePeriodSeconds(object) {
+    const spec = record(object.spec);
+    const phase = record(object.status).phase;
+    // An unscheduled or finished pod has nothing for a kubelet to stop: it goes at once.
+    if (!spec.nodeName || phase === "Failed" || phase === "Succeeded") return 0;
+    return typeof spec.terminationGracePeriodSeconds === "number" ? spec.terminationGracePeriodSeconds : 30;
+  },
+};
+
+const ACCESS_MODES = ["ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"];
+
+function validateClaimSpec(spec: unknown, field: string): StatusCause[] {
+  const s = record(spec);
+  const causes: StatusCause[] = [];
+  const modes = array(s.accessModes);
+  if (modes.length === 0) causes.push(required(`${field}.accessModes`));
+  modes.forEach((mode, index) => {
+    if (!ACCESS_MODES.includes(String(mode))) causes.push(unsupported(`${field}.accessModes[${index}]`, mode, ACCESS_MODES));
+  });
+  const storage = record(record(s.resources).requests).storage;
+  if (storage === undefined) causes.push(required(`${field}.resources[storage]`));
+  else if (typeof storage !== "string" || !QUANTITY.test(storage)) {
+    causes.push(invalid(`${field}.resources.requests[storage]`, storage, "must be a valid quantity"));
+  }
+  return causes;
+}
+
+const claimStrategy: Strategy = {
+  prepareForCreate(object) {
+    object.status = { phase: "Pending" };
+  },
+  validate: (object) => validateClaimSpec(object.spec, "spec"),
+  validateUpdate(object, old) {
+    const { resources: newResources, volumeName: newVolume, ...newRest } = record(object.spec);
+    const { resources: oldResources, volumeName: oldVolume, ...oldRest } = record(old.spec);
+    const causes: StatusCause[] = [];
+    if (!deepEqual(newRest, oldRest) || (oldVolume !== undefined && newVolume !== oldVolume)) {
+      causes.push(forbidden("spec", "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"));
+    }
+    if (!deepEqual(newResources, oldResources) && record(old.status).phase !== "Bound") {
+      causes.push(forbidden("spec.resources.requests[storage]", "field can not be less than status.capacity"));
+    }
+    return causes;
+  },
+};
+
+const volumeStrategy: Strategy = {
+  prepareForCreate(object) {
+    object.status = { phase: "Pending" };
+  },
+  validate(object) {
+    const spec = record(object.spec);
+    return record(spec.capacity).storage === undefined ? [required("spec.capacity")] : [];
+  },
+};
+
+const namespaceStrategy: Strategy = {
+  prepareForCreate(object) {
+    object.spec = { finalizers: ["kubernetes"] };
+    object.status = { phase: "Active" };
+  },
+};
+
+const SANDBOX_MODES = ["Running", "Suspended"];
+
+const sandboxStrategy: Strategy = {
+  prepareForCreate(object) {
+    const spec = record(object.spec);
+    spec.operatingMode ??= "Running";
+    spec.shutdownPolicy ??= "Retain";
+    object.spec = spec;
+    delete object.status;
+  },
+  validate(object) {
+    const spec = record(object.spec);
+    const causes: StatusCause[] = [];
+    if (!isRecord(spec.podTemplate)) causes.push(required("spec.podTemplate"));
+    else causes.push(...validatePodSpec(spec.podTemplate.spec, "spec.podTemplate.spec"));
+    if (!SANDBOX_MODES.includes(String(spec.operatingMode))) causes.push(unsupported("spec.operatingMode", spec.operatingMode, SANDBOX_MODES));
+    array(spec.volumeClaimTemplates).forEach((template, index) => {
+      if (!record(record(template).metadata).name) causes.push(required(`spec.volumeClaimTemplates[${index}].metadata.name`));
+      causes.push(...validateClaimSpec(record(template).spec, `spec.volumeClaimTemplates[${index}].spec`));
+    });
+    return causes;
+  },
+  validateUpdate(object, old) {
+    return deepEqual(record(object.spec).volumeClaimTemplates ?? [], record(old.spec).volumeClaimTemplates ?? []) ? [] : [invalid("spec.volumeClaimTemplates", record(object.spec).volumeClaimTemplates, "field is immutable")];
+  },
+};
+
+const budgetStrategy: Strategy = {
+  prepareForCreate(object) {
+    object.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, observedGeneration: 0 };
+  },
+  validate(object) {
+    const spec = record(object.spec);
+    const causes: StatusCause[] = [];
+    if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
+      causes.push(invalid("spec", spec, "minAvailable and maxUnavailable cannot be both set"));
+    }
+    return causes;
+  },
+};
+
+const eventStrategy: Strategy = {
+  validate(object) {
+    const involved = record(object.involvedObject);
+    return involved.name || involved.kind ? [] : [required("involvedObject")];
+  },
+};
+
+const storageClassStrategy: Strategy = {
+  validate: (object) => (object.provisioner ? [] : [required("provisioner")]),
+  validateUpdate(object, old) {
+    return deepEqual(object.parameters ?? {}, old.parameters ?? {}) && object.provisioner === old.provisioner
+      ? []
+      : [forbidden("parameters", "updates to parameters are forbidden.")];
+  },
+};
+
+const snapshotStrategy: Strategy = {
+  prepareForCreate(object) {
+    delete object.status;
+  },
+  validate(object) {
+    const source = record(record(object.spec).source);
+    return source.persistentVolumeClaimName || source.volumeSnapshotContentName ? [] : [required("spec.source")];
+  },
+};
+
+const STRATEGIES: Record<string, Strategy> = {
+  pods: podStrategy,
+  persistentvolumeclaims: claimStrategy,
+  persistentvolumes: volumeStrategy,
+  namespaces: namespaceStrategy,
+  sandboxes: sandboxStrategy,
+  poddisruptionbudgets: budgetStrategy,
+  events: eventStrategy,
+  storageclasses: storageClassStrategy,
+  volumesnapshots: snapshotStrategy,
+};
+
+export function strategyFor(definition: ResourceDefinition): Strategy {
+  return STRATEGIES[definition.resource] ?? {};
+}

@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { StoredObject } from "../objects.ts";
+import { StatusError } from "../status-error.ts";
+import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+
+// A watch as the API server streams it: one JSON object per line, replaying from the requested
+// resourceVersion (or the current state as ADDED events), then live changes. Objects that start
+// or stop matching the selectors arrive as ADDED or DELETED, as from a real watch cache.
+
+export interface WatchRequest {
+  resource: string;
+  /** null: start with the current state as ADDED events. */
+  sinceRevision: number | null;
+  matches: (object: StoredObject) => boolean;
+  present: (object: StoredObject) => unknown;
+  bookmarks: boolean;
+  bookmarkIntervalMs: number;
+  timeoutMs?: number;
+  initialObjects: () => StoredObject[];
+  /** The kind and apiVersion bookmarks are stamped with. */
+  kind: string;
+  apiVersion: string;
+}
+
+export class WatchHub {
+  private readonly open = new Set<ServerResponse>();
+
+  constructor(private readonly store: ObjectStore) {}
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /** Ends every open watch, as a restarted API server or a broken connection would. */
+  dropAll(): number {
+    const count = this.open.size;
+    for (const response of this.open) response.destroy();
+    this.open.clear();
+    return count;
+  }
+
+  serve(request: IncomingMessage, response: ServerResponse, watch: WatchRequest): void {
+    const lines: string[] = [];
+    const write = (type: string, object: unknown) => response.write(JSON.stringify({ type, object }) + "\n");
+
+    // Replay and subscription happen in one synchronous step, so no change falls between them.
+    let replay: StoreEvent[] | StoredObject[];
+    try {
+      replay = watch.sinceRevision === null ? watch.initialObjects() : this.store.eventsSince(watch.sinceRevision);
+    } catch (error) {
+      if (!(error instanceof StatusError)) throw error;
+      // A real watch cache answers an expired resourceVersion with an ERROR event, not an HTTP error.
+      response.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
+      write("ERROR", error.status);
+      response.end();
+      return;
+    }
+    const deliver = (event: StoreEvent) => {
+      if (event.resource !== watch.resource) return;
+      const before = event.type !== "ADDED" && event.previous !== undefined && watch.matches(event.previous);
+      let type: "ADDED" | "MODIFIED" | "DELETED" | null;
+      if (event.type === "DELETED") type = before || watch.matches(event.object) ? "DELETED" : null;
+      else if (watch.matches(event.object)) type = before ? "MODIFIED" : "ADDED";
+      else type = before ? "DELETED" : null;
+      if (type) lines.push(JSON.stringify({ type, object: watch.present(event.object) }));
+    };
+    const flush = () => {
+      if (lines.length === 0) return;
+      response.write(lines.join("\n") + "\n");
+      lines.length = 0;
+    };
+    const unsubscribe = this.store.subscribe((event) => {
+      deliver(event);
+      flush();
+    });
+
+    response.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
+    this.open.add(response);
+    for (const item of replay) {
+      if ("type" in item && "revision" in item) deliver(item as StoreEvent);
+      else if (watch.matches(item as StoredObject)) lines.push(JSON.stringify({ type: "ADDED", object: watch.present(item as StoredObject) }));
+    }
+    flush();
+
+    const timers: NodeJS.Timeout[] = [];
+    if (watch.bookmarks) {
+      timers.push(
+        setInterval(() => {
+          write("BOOKMARK", { kind: watch.kind, apiVersion: watch.apiVersion, metadata: { resourceVersion: String(this.store.currentRevision()) } });
+        }, watch.bookmarkIntervalMs),
+      );
+    }
+    if (watch.timeoutMs !== undefined) timers.push(setTimeout(() => response.end(), watch.timeoutMs));
+    const close = () => {
+      unsubscribe();
+      for (const timer of timers) clearTimeout(timer);
+      this.open.delete(response);
+    };
+    request.on("close", close);
+    response.on("close", close);
+  }
+}

@@ -1,0 +1,439 @@
+import type { Clock } from "../clock.ts";
+import { PodFileSystem, type VolumeMount } from "../filesystem/index.ts";
+import {
+  keyOf, list, nodeNameOf, podPhase, record, refs, setCondition, splitKey, status, timestamp, type Condition,
+} from "../k8s-objects.ts";
+import { clone, deepEqual, type StoredObject } from "../objects.ts";
+import { StatusError } from "../status-error.ts";
+import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import type { VolumeContents } from "../volume-contents.ts";
+import type { EventRecorder } from "./event-recorder.ts";
+import type { Reconciler, ReconcileResult } from "./reconciler.ts";
+
+// The kubelets of every simulated node in one place: mount volumes, pull images, run init
+// containers to completion and then the containers, report status, honour the termination
+// grace period, and answer exec and log. Each container gets its own copy of its image's
+// file system; an emptyDir lives and dies with its pod; a claim's data lives with its PV.
+
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CommandContext {
+  fs: PodFileSystem;
+  env: Record<string, string>;
+  cwd: string;
+  stdin: string;
+  signal: AbortSignal;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => Date;
+  hostname: string;
+}
+
+/** Runs a container command (the simulated shell). */
+export type RunCommand = (argv: string[], context: CommandContext) => Promise<CommandResult>;
+
+export interface KubeletOptions {
+  store: ObjectStore;
+  clock: Clock;
+  recorder: EventRecorder;
+  volumes: VolumeContents;
+  run: RunCommand;
+  /** Whether the kubelet of this node is running (a lost node's is not). */
+  nodeIsUp: (nodeName: string) => boolean;
+  imagePullMs?: number;
+}
+
+interface ContainerRuntime {
+  name: string;
+  abort: AbortController;
+  running: boolean;
+  restartCount: number;
+  startedAt?: string;
+  exitCode?: number;
+}
+
+interface PodRuntime {
+  uid: string;
+  key: string;
+  started: boolean;
+  containers: Map<string, ContainerRuntime>;
+  logs: Map<string, string>;
+  /** Set once the pod's deletion has been acted on. */
+  terminating: boolean;
+}
+
+const COMPONENT = "kubelet";
+const MAX_LOG_CHARS = 1_000_000;
+
+export class Kubelet implements Reconciler {
+  readonly name = "kubelet";
+  private readonly pods = new Map<string, PodRuntime>();
+  private readonly pulled = new Map<string, Set<string>>();
+  private ipCounter = 1;
+
+  constructor(private readonly options: KubeletOptions) {}
+
+  private get store() {
+    return this.options.store;
+  }
+
+  initialKeys(): string[] {
+    return this.store.list(refs.pods).filter((pod) => nodeNameOf(pod)).map(keyOf);
+  }
+
+  keysFor(event: StoreEvent): string[] {
+    if (event.resource === "pods") return [keyOf(event.object)];
+    if (event.resource === "nodes" || event.resource === "persistentvolumeclaims") {
+      // A node coming back or a claim binding can unblock pods waiting on it.
+      return this.store.list(refs.pods).filter((pod) => podPhase(pod) === "Pending" || pod.metadata.deletionTimestamp).map(keyOf);
+    }
+    return [];
+  }
+
+  reconcile(key: string): ReconcileResult | void {
+    const { namespace, name } = splitKey(key);
+    const pod = this.store.peek(refs.pods, namespace, name);
+    const runtime = this.pods.get(key);
+    if (runtime && (!pod || pod.metadata.uid !== runtime.uid)) this.forget(runtime);
+    if (!pod) return;
+    const nodeName = nodeNameOf(pod);
+    if (!nodeName || !this.options.nodeIsUp(nodeName)) return;
+
+    if (pod.metadata.deletionTimestamp) return this.terminate(pod);
+    const phase = podPhase(pod);
+    if (phase === "Failed" || phase === "Succeeded") return;
+    if (!this.pods.has(key)) {
+      const fresh: PodRuntime = { uid: pod.metadata.uid, key, started: false, containers: new Map(), logs: new Map(), terminating: false };
+      this.pods.set(key, fresh);
+      if (phase === "Running") {
+        // A pod that was running before the simulated cluster restarted: its processes start
+        // again, its file systems are as they were.
+        for (const container of list(record(pod.spec).containers)) this.startMainContainer(pod, fresh, container);
+        fresh.started = true;
+        return;
+      }
+      void this.start(pod, fresh).catch((error: unknown) => this.options.recorder.record(pod, "Warning", "Failed", String((error as Error)?.message ?? error), COMPONENT, nodeName));
+    }
+  }
+
+  // ---- start-up ----
+
+  private async start(pod: StoredObject, runtime: PodRuntime): Promise<void> {
+    const nodeName = nodeNameOf(pod)!;
+    const alive = () => this.current(runtime) !== undefined && !runtime.terminating;
+    this.updateStatus(runtime, (next) => {
+      Object.assign(status(next), { hostIP: this.hostIp(nodeName), startTime: timestamp(this.options.clock.now()) });
+      const now = timestamp(this.options.clock.now());
+      setCondition(next, { type: "PodReadyToStartContainers", status: "False" }, now);
+      setCondition(next, { type: "Initialized", status: "False", reason: "ContainersNotInitialized", message: "containers with incomplete status: [workspace-init]" }, now);
+      setCondition(next, { type: "Ready", status: "False", reason: "ContainersNotReady" }, now);
+      setCondition(next, { type: "ContainersReady", status: "False", reason: "ContainersNotReady" }, now);
+    });
+
+    // Volumes: wait until every claim is bound.
+    while (alive()) {
+      const missing = this.unboundClaim(pod);
+      if (!missing) break;
+      await this.options.clock.sleep(1_000);
+    }
+    if (!alive()) return;
+
+    const podSpec = record(pod.spec);
+    const initContainers = list(podSpec.initContainers);
+    const containers = list(podSpec.containers);
+    const ip = this.allocateIp(nodeName);
+    this.updateStatus(runtime, (next) => {
+      Object.assign(status(next), { podIP: ip, podIPs: [{ ip }] });
+      setCondition(next, { type: "PodReadyToStartContainers", status: "True" }, timestamp(this.options.clock.now()));
+    });
+
+    for (const container of initContainers) {
+      if (!alive()) return;
+      await this.pull(pod, String(container.image));
+      for (let attempt = 0; alive(); attempt++) {
+        this.event(pod, "Normal", "Created", `Created container: ${container.name}`);
+        this.event(pod, "Normal", "Started", `Started container ${container.name}`);
+        const result = await this.runContainer(pod, runtime, container, new AbortController());
+        if (result.exitCode === 0) break;
+        if (podSpec.restartPolicy === "Never") return this.fail(runtime, "Init:Error", `init container ${container.name} exited with ${result.exitCode}`);
+        this.event(pod, "Warning", "BackOff", `Back-off restarting failed container ${container.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`);
+        await this.options.clock.sleep(Math.min(300_000, 10_000 * 2 ** attempt));
+      }
+    }
+    if (!alive()) return;
+    this.updateStatus(runtime, (next) => {
+      setCondition(next, { type: "Initialized", status: "True" }, timestamp(this.options.clock.now()));
+      status(next).initContainerStatuses = initContainers.map((container) => ({
+        name: container.name, image: container.image, imageID: "", ready: true, restartCount: 0, started: false,
+        state: { terminated: { exitCode: 0, reason: "Completed", startedAt: timestamp(this.options.clock.now()), finishedAt: timestamp(this.options.clock.now()) } },
+      }));
+    });
+
+    for (const container of containers) await this.pull(pod, String(container.image));
+    if (!alive()) return;
+    for (const container of containers) this.startMainContainer(pod, runtime, container);
+    runtime.started = true;
+    this.reportRunning(runtime);
+  }
+
+  private startMainContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>): void {
+    const name = String(container.name);
+    const state: ContainerRuntime = runtime.containers.get(name) ?? { name, abort: new AbortController(), running: false, restartCount: 0 };
+    state.abort = new AbortController();
+    state.running = true;
+    state.startedAt = timestamp(this.options.clock.now());
+    delete state.exitCode;
+    runtime.containers.set(name, state);
+    this.event(pod, "Normal", "Created", `Created container: ${name}`);
+    this.event(pod, "Normal", "Started", `Started container ${name}`);
+    void this.runContainer(pod, runtime, container, state.abort).then((result) => this.containerExited(pod, runtime, container, state, result.exitCode));
+  }
+
+  private containerExited(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, state: ContainerRuntime, exitCode: number): void {
+    state.running = false;
+    state.exitCode = exitCode;
+    if (runtime.terminating || !this.current(runtime)) return;
+    const policy = String(record(pod.spec).restartPolicy ?? "Always");
+    const restart = policy === "Always" || (policy === "OnFailure" && exitCode !== 0);
+    if (restart) {
+      const delay = Math.min(300_000, 10_000 * 2 ** state.restartCount);
+      state.restartCount++;
+      this.event(pod, "Warning", "BackOff", `Back-off restarting failed container ${state.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`);
+      this.reportRunning(runtime);
+      void this.options.clock.sleep(delay).then(() => {
+        if (!runtime.terminating && this.current(runtime)) this.startMainContainer(pod, runtime, container);
+        this.reportRunning(runtime);
+      });
+      return;
+    }
+    this.reportRunning(runtime);
+  }
+
+  private reportRunning(runtime: PodRuntime): void {
+    const pod = this.current(runtime);
+    if (!pod) return;
+    const containers = list(record(pod.spec).containers);
+    const states = containers.map((container) => runtime.containers.get(String(container.name)));
+    const allExited = states.every((state) => state && !state.running && state.exitCode !== undefined);
+    const allRunning = states.every((state) => state?.running);
+    this.updateStatus(runtime, (next) => {
+      const now = timestamp(this.options.clock.now());
+      status(next).containerStatuses = containers.map((container) => {
+        const state = runtime.containers.get(String(container.name));
+        const base = { name: container.name, image: container.image, imageID: `${container.image}@sha256:${"0".repeat(64)}`, containerID: `containerd://${runtime.uid.replace(/-/g, "")}`, restartCount: state?.restartCount ?? 0 };
+        if (state?.running) return { ...base, ready: true, started: true, state: { running: { startedAt: state.startedAt } } };
+        if (state?.exitCode !== undefined) return { ...base, ready: false, started: false, state: { terminated: { exitCode: state.exitCode, reason: state.exitCode === 0 ? "Completed" : "Error", finishedAt: now } } };
+        return { ...base, ready: false, started: false, state: { waiting: { reason: "ContainerCreating" } } };
+      });
+      const ready: Condition = allRunning ? { type: "Ready", status: "True" } : { type: "Ready", status: "False", reason: "ContainersNotReady", message: "containers with unready status" };
+      setCondition(next, ready, now);
+      setCondition(next, { ...ready, type: "ContainersReady" }, now);
+      if (allExited) {
+        const failed = states.some((state) => state!.exitCode !== 0);
+        status(next).phase = failed ? "Failed" : "Succeeded";
+      } else {
+        status(next).phase = "Running";
+      }
+    });
+  }
+
+  private fail(runtime: PodRuntime, reason: string, message: string): void {
+    this.updateStatus(runtime, (next) => {
+      Object.assign(status(next), { phase: "Failed", reason, message });
+    });
+  }
+
+  // ---- termination ----
+
+  private terminate(pod: StoredObject): ReconcileResult | void {
+    const key = keyOf(pod);
+    const runtime = this.pods.get(key);
+    const deadline = Date.parse(pod.metadata.deletionTimestamp!);
+    const now = this.options.clock.now().getTime();
+    const stillRunning = runtime ? [...runtime.containers.values()].filter((container) => container.running) : [];
+    if (runtime && !runtime.terminating) {
+      runtime.terminating = true;
+      for (const container of stillRunning) this.event(pod, "Normal", "Killing", `Stopping container ${container.name}`);
+    }
+    // Agent containers run `sleep infinity` as PID 1, which ignores SIGTERM: they stop when the
+    // grace period runs out, as on a real node.
+    if (stillRunning.length > 0 && now < deadline) return { requeueAfterMs: deadline - now };
+    if (runtime) this.forget(runtime);
+    this.options.volumes.dropPod(pod.metadata.uid);
+    try {
+      this.store.delete(refs.pods, pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+    } catch (error) {
+      if (!(error instanceof StatusError && (error.code === 404 || error.code === 409))) throw error;
+    }
+  }
+
+  private forget(runtime: PodRuntime): void {
+    for (const container of runtime.containers.values()) container.abort.abort(new Error("container stopped"));
+    runtime.terminating = true;
+    this.pods.delete(runtime.key);
+  }
+
+  /** Kubelet node-pressure eviction: the pod ends Failed/Evicted and stays, as on a real node. */
+  evictForPressure(namespace: string, name: string, resource = "memory"): StoredObject {
+    const pod = this.store.get(refs.pods, namespace, name);
+    const message = `The node was low on resource: ${resource}. Threshold quantity: 100Mi, available: 42Mi. `;
+    const runtime = this.pods.get(keyOf(pod));
+    if (runtime) this.forget(runtime);
+    const next = clone(pod);
+    const now = timestamp(this.options.clock.now());
+    setCondition(next, { type: "DisruptionTarget", status: "True", reason: "TerminationByKubelet", message }, now);
+    setCondition(next, { type: "Ready", status: "False", reason: "PodFailed" }, now);
+    setCondition(next, { type: "ContainersReady", status: "False", reason: "PodFailed" }, now);
+    Object.assign(status(next), {
+      phase: "Failed",
+      reason: "Evicted",
+      message,
+      containerStatuses: list(record(pod.spec).containers).map((container) => ({
+        name: container.name, image: container.image, imageID: "", ready: false, restartCount: 0, started: false,
+        state: { terminated: { exitCode: 137, reason: "ContainerStatusUnknown", message: "The container could not be located when the pod was terminated", finishedAt: now } },
+      })),
+    });
+    const updated = this.store.update(refs.pods, next);
+    this.event(updated, "Warning", "Evicted", message);
+    return updated;
+  }
+
+  // ---- exec and logs ----
+
+  async exec(namespace: string, name: string, containerName: string | undefined, argv: string[], stdin: string, signal: AbortSignal): Promise<CommandResult> {
+    const pod = this.store.get(refs.pods, namespace, name);
+    const runtime = this.pods.get(keyOf(pod));
+    const containers = list(record(pod.spec).containers);
+    const container = containerName ? containers.find((one) => one.name === containerName) : containers[0];
+    if (!container) throw StatusError.badRequest(`container ${containerName} is not valid for pod ${name}`);
+    const state = runtime?.containers.get(String(container.name));
+    if (!runtime || !state?.running || pod.metadata.deletionTimestamp) {
+      throw StatusError.badRequest(`unable to upgrade connection: container not found ("${String(container.name)}")`);
+    }
+    return this.options.run(argv, this.commandContext(pod, container, stdin, signal));
+  }
+
+  log(namespace: string, name: string, containerName?: string): string {
+    const pod = this.store.get(refs.pods, namespace, name);
+    const runtime = this.pods.get(keyOf(pod));
+    const container = containerName ?? String(list(record(pod.spec).containers)[0]?.name);
+    return runtime?.logs.get(container) ?? "";
+  }
+
+  // ---- helpers ----
+
+  private async runContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, abort: AbortController): Promise<CommandResult> {
+    const argv = [...list<string>(container.command), ...list<string>(container.args)];
+    const result = argv.length === 0
+      ? await this.options.clock.sleep(Number.POSITIVE_INFINITY, abort.signal).then(() => ({ exitCode: 0, stdout: "", stderr: "" }), () => ({ exitCode: 137, stdout: "", stderr: "" }))
+      : await this.options.run(argv, this.commandContext(pod, container, "", abort.signal)).catch(() => ({ exitCode: 137, stdout: "", stderr: "" }));
+    const name = String(container.name);
+    const log = (runtime.logs.get(name) ?? "") + result.stdout + result.stderr;
+    runtime.logs.set(name, log.length > MAX_LOG_CHARS ? log.slice(-MAX_LOG_CHARS) : log);
+    return result;
+  }
+
+  private commandContext(pod: StoredObject, container: Record<string, unknown>, stdin: string, signal: AbortSignal): CommandContext {
+    const env: Record<string, string> = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOSTNAME: pod.metadata.name, HOME: "/root" };
+    for (const variable of list(container.env)) if (typeof variable.value === "string") env[String(variable.name)] = variable.value;
+    return {
+      fs: this.fileSystemFor(pod, container),
+      env,
+      cwd: typeof container.workingDir === "string" ? container.workingDir : "/",
+      stdin,
+      signal,
+      sleep: (ms, abortSignal) => this.options.clock.sleep(ms, abortSignal),
+      now: () => this.options.clock.now(),
+      hostname: pod.metadata.name,
+    };
+  }
+
+  private fileSystemFor(pod: StoredObject, container: Record<string, unknown>): PodFileSystem {
+    const volumes = list(record(pod.spec).volumes);
+    const mounts: VolumeMount[] = [];
+    for (const mount of list(container.volumeMounts)) {
+      const volume = volumes.find((one) => one.name === mount.name);
+      if (!volume) continue;
+      const data = this.volumeData(pod, volume);
+      if (!data) continue;
+      mounts.push({ mountPath: String(mount.mountPath), volume: data, readOnly: mount.readOnly === true, ...(typeof mount.subPath === "string" && mount.subPath ? { subPath: mount.subPath } : {}) });
+    }
+    const securityContext = record(container.securityContext);
+    return new PodFileSystem({
+      root: this.options.volumes.containerRoot(pod.metadata.uid, String(container.name), String(container.image)),
+      mounts,
+      readOnlyRoot: securityContext.readOnlyRootFilesystem === true,
+      clock: () => this.options.clock.now().getTime(),
+    });
+  }
+
+  private volumeData(pod: StoredObject, volume: Record<string, unknown>) {
+    if (volume.emptyDir !== undefined) return this.options.volumes.emptyDir(pod.metadata.uid, String(volume.name));
+    const claimName = record(volume.persistentVolumeClaim).claimName;
+    if (typeof claimName === "string") {
+      const claim = this.store.peek(refs.claims, pod.metadata.namespace, claimName);
+      const volumeName = record(claim?.spec).volumeName;
+      if (typeof volumeName === "string") return this.options.volumes.persistentVolume(volumeName);
+    }
+    return undefined;
+  }
+
+  private unboundClaim(pod: StoredObject): string | undefined {
+    for (const volume of list(record(pod.spec).volumes)) {
+      const claimName = record(volume.persistentVolumeClaim).claimName;
+      if (typeof claimName !== "string") continue;
+      const claim = this.store.peek(refs.claims, pod.metadata.namespace, claimName);
+      if (record(claim?.status).phase !== "Bound") return claimName;
+    }
+    return undefined;
+  }
+
+  private async pull(pod: StoredObject, image: string): Promise<void> {
+    const nodeName = nodeNameOf(pod)!;
+    const cache = this.pulled.get(nodeName) ?? new Set<string>();
+    this.pulled.set(nodeName, cache);
+    if (cache.has(image)) {
+      this.event(pod, "Normal", "Pulled", `Container image "${image}" already present on machine`);
+      return;
+    }
+    const pullMs = this.options.imagePullMs ?? 2_000;
+    this.event(pod, "Normal", "Pulling", `Pulling image "${image}"`);
+    await this.options.clock.sleep(pullMs);
+    cache.add(image);
+    const seconds = `${(pullMs / 1000).toFixed(3)}s`;
+    this.event(pod, "Normal", "Pulled", `Successfully pulled image "${image}" in ${seconds} (${seconds} including waiting). Image size: 104857600 bytes.`);
+  }
+
+  private current(runtime: PodRuntime): StoredObject | undefined {
+    const { namespace, name } = splitKey(runtime.key);
+    const pod = this.store.peek(refs.pods, namespace, name);
+    return pod && pod.metadata.uid === runtime.uid ? pod : undefined;
+  }
+
+  private updateStatus(runtime: PodRuntime, change: (next: StoredObject) => void): void {
+    const pod = this.current(runtime);
+    if (!pod) return;
+    const next = clone(pod);
+    change(next);
+    if (!deepEqual(next.status, pod.status)) this.store.update(refs.pods, next);
+  }
+
+  private event(pod: StoredObject, type: "Normal" | "Warning", reason: string, message: string): void {
+    this.options.recorder.record(pod, type, reason, message, COMPONENT, nodeNameOf(pod));
+  }
+
+  private hostIp(nodeName: string): string {
+    const node = this.store.peek(refs.nodes, undefined, nodeName);
+    const address = list(record(node?.status).addresses).find((entry) => entry.type === "InternalIP");
+    return typeof address?.address === "string" ? address.address : "172.18.0.2";
+  }
+
+  private allocateIp(nodeName: string): string {
+    const third = Number(/(\d+)$/.exec(nodeName)?.[1] ?? 0) % 250;
+    const n = this.ipCounter++;
+    return `10.244.${third}.${(n % 250) + 2}`;
+  }
+}
