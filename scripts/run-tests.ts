@@ -55,7 +55,7 @@ const steps: Step[] = [
   },
   {
     name: "store (pg)",
-    command: ["npx", "vitest", "run", "lib/store", "--exclude", "lib/store/data-dir-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
+    command: ["npx", "vitest", "run", "lib/store", "--exclude", "lib/store/embedded-store-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
     report: vitestCounts,
     reportFile: reportPath("pg"),
     skipBecause: postgresUrl ? undefined : "BERTH_TEST_DATABASE_URL is not set (`.ci/run` starts PostgreSQL and sets it)",

@@ -1,7 +1,7 @@
 // lib/store: the only place that talks to the database. Repositories speak in intents
 // (recordSandbox, appendEvent, saveGatewaySettings); Prisma stays inside this folder.
 export { openStore, redactPassword, type Store, type StoreKind, type StoreLocation } from "./open-store.ts";
-export { DataDirInUseError } from "./data-dir-lock.ts";
+export { DataDirInUseError } from "../platform/data-dir-lock.ts";
 export { MigrationError, type MigrationReport } from "./migrator.ts";
 export { InvalidCursorError } from "./cursor.ts";
 export { SandboxNameTakenError, SandboxNotFoundError, type NewSandbox } from "./sandbox-repository.ts";

@@ -7,7 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { auditRepository } from "./audit-repository.ts";
 import { checkpointRepository } from "./checkpoint-repository.ts";
-import { lockDataDir, type DataDirLock } from "./data-dir-lock.ts";
+import { lockDataDir, type DataDirLock } from "../platform/data-dir-lock.ts";
 import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport } from "./migrator.ts";
 import { createPrismaClient, type Db } from "./prisma-client.ts";
 import { sandboxRepository } from "./sandbox-repository.ts";

@@ -4,7 +4,6 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DataDirInUseError, lockDataDir } from "./data-dir-lock.ts";
-import { openStore } from "./open-store.ts";
 
 let dataDir: string;
 beforeEach(() => {
@@ -12,38 +11,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Opens the store in another process, as a second `npm start` would. */
-function openFromAnotherProcess(dir: string) {
-  const script = path.join(import.meta.dirname, "testdata", "open-store-once.ts");
-  const result = spawnSync(process.execPath, ["--import", "tsx", script, dir], { encoding: "utf8", timeout: 60_000 });
-  return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
 function aPidThatIsNotRunning(): number {
   const child = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
   return Number(child.stdout.trim());
 }
-
-describe("the embedded store's data directory", () => {
-  it("refuses a second process while the first has it open, naming the holder", async () => {
-    const store = await openStore({ kind: "pglite", dataDir });
-    try {
-      const second = openFromAnotherProcess(dataDir);
-      expect({ exitCode: second.exitCode, stderr: second.stderr }).toMatchObject({
-        exitCode: 3,
-        stderr: expect.stringContaining(`is in use by process ${process.pid}`),
-      });
-    } finally {
-      await store.close();
-    }
-  });
-
-  it("opens in another process once the first has closed it", async () => {
-    const store = await openStore({ kind: "pglite", dataDir });
-    await store.close();
-    expect(openFromAnotherProcess(dataDir).stdout.trim()).toBe("opened");
-  });
-});
 
 describe("the data directory lock", () => {
   it("refuses a second holder in the same process", () => {
