@@ -32,10 +32,14 @@ export interface PodSubresources {
 /** Fault injection: may delay a request or fail it with a Status, before it is served. */
 export type RequestGate = (info: RequestInfo) => Promise<void> | void;
 
+/** Routes outside the Kubernetes API (the fault API under /sim/v1); true when handled. */
+export type ExtraRoutes = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
+
 export interface ApiServerOptions {
   store: ObjectStore;
   pods: PodSubresources;
   gate?: RequestGate;
+  routes?: ExtraRoutes;
   bookmarkIntervalMs?: number;
   log?: (line: string) => void;
 }
@@ -108,6 +112,7 @@ export class ApiServer {
       response.end("ok");
       return;
     }
+    if (this.options.routes && (await this.options.routes(request, response, url))) return;
     if (method === "GET") {
       const document = this.discovery(pathname, request);
       if (document !== undefined) return sendJson(response, 200, document);

@@ -1,5 +1,9 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Clock } from "../clock.ts";
+import { execInShell, handleExecUpgrade, rejectUpgrade, type ContainerShell } from "../exec/index.ts";
 import { PodFileSystem, type VolumeMount } from "../filesystem/index.ts";
+import { runCommand, type CommandResult } from "../shell/index.ts";
 import {
   keyOf, list, nodeNameOf, podPhase, record, refs, setCondition, splitKey, status, timestamp, type Condition,
 } from "../k8s-objects.ts";
@@ -15,32 +19,11 @@ import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 // grace period, and answer exec and log. Each container gets its own copy of its image's
 // file system; an emptyDir lives and dies with its pod; a claim's data lives with its PV.
 
-export interface CommandResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface CommandContext {
-  fs: PodFileSystem;
-  env: Record<string, string>;
-  cwd: string;
-  stdin: string;
-  signal: AbortSignal;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now: () => Date;
-  hostname: string;
-}
-
-/** Runs a container command (the simulated shell). */
-export type RunCommand = (argv: string[], context: CommandContext) => Promise<CommandResult>;
-
 export interface KubeletOptions {
   store: ObjectStore;
   clock: Clock;
   recorder: EventRecorder;
   volumes: VolumeContents;
-  run: RunCommand;
   /** Whether the kubelet of this node is running (a lost node's is not). */
   nodeIsUp: (nodeName: string) => boolean;
   imagePullMs?: number;
@@ -303,17 +286,31 @@ export class Kubelet implements Reconciler {
 
   // ---- exec and logs ----
 
-  async exec(namespace: string, name: string, containerName: string | undefined, argv: string[], stdin: string, signal: AbortSignal): Promise<CommandResult> {
-    const pod = this.store.get(refs.pods, namespace, name);
-    const runtime = this.pods.get(keyOf(pod));
-    const containers = list(record(pod.spec).containers);
-    const container = containerName ? containers.find((one) => one.name === containerName) : containers[0];
-    if (!container) throw StatusError.badRequest(`container ${containerName} is not valid for pod ${name}`);
-    const state = runtime?.containers.get(String(container.name));
-    if (!runtime || !state?.running || pod.metadata.deletionTimestamp) {
-      throw StatusError.badRequest(`unable to upgrade connection: container not found ("${String(container.name)}")`);
+  /**
+   * Serves a pods/exec WebSocket upgrade: refuses before the upgrade, as the API server does,
+   * when the pod or its container is not running; otherwise runs the command in the container's
+   * shell over the channel protocol.
+   */
+  exec(request: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, name: string, query: URLSearchParams): void {
+    const pod = this.store.peek(refs.pods, namespace, name);
+    if (!pod) {
+      rejectUpgrade(socket, refusal(StatusError.notFound(refs.pods, name)));
+      return;
     }
-    return this.options.run(argv, this.commandContext(pod, container, stdin, signal));
+    const containers = list(record(pod.spec).containers);
+    const wanted = query.get("container");
+    const container = wanted ? containers.find((one) => one.name === wanted) : containers[0];
+    if (!container) {
+      rejectUpgrade(socket, refusal(StatusError.badRequest(`container ${wanted} is not valid for pod ${name}`)));
+      return;
+    }
+    const runtime = this.pods.get(keyOf(pod));
+    const state = runtime?.containers.get(String(container.name));
+    if (!runtime || runtime.uid !== pod.metadata.uid || !state?.running || pod.metadata.deletionTimestamp) {
+      rejectUpgrade(socket, refusal(StatusError.badRequest(`unable to upgrade connection: container not found ("${String(container.name)}")`)));
+      return;
+    }
+    void handleExecUpgrade(request, socket, head, (options, io) => execInShell(options, io, this.containerShell(pod, container)));
   }
 
   log(namespace: string, name: string, containerName?: string): string {
@@ -327,26 +324,27 @@ export class Kubelet implements Reconciler {
 
   private async runContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, abort: AbortController): Promise<CommandResult> {
     const argv = [...list<string>(container.command), ...list<string>(container.args)];
-    const result = argv.length === 0
+    // No command: the image's entrypoint, which for sandbox images waits forever.
+    const result: CommandResult = argv.length === 0
       ? await this.options.clock.sleep(Number.POSITIVE_INFINITY, abort.signal).then(() => ({ exitCode: 0, stdout: "", stderr: "" }), () => ({ exitCode: 137, stdout: "", stderr: "" }))
-      : await this.options.run(argv, this.commandContext(pod, container, "", abort.signal)).catch(() => ({ exitCode: 137, stdout: "", stderr: "" }));
+      : await runCommand(argv, { ...this.containerShell(pod, container), signal: abort.signal });
+    // A program that cannot start is the runtime's StartError: exit code 128.
+    if (result.startFailure) return { ...result, exitCode: 128, stderr: result.startFailure.message };
     const name = String(container.name);
     const log = (runtime.logs.get(name) ?? "") + result.stdout + result.stderr;
     runtime.logs.set(name, log.length > MAX_LOG_CHARS ? log.slice(-MAX_LOG_CHARS) : log);
     return result;
   }
 
-  private commandContext(pod: StoredObject, container: Record<string, unknown>, stdin: string, signal: AbortSignal): CommandContext {
+  private containerShell(pod: StoredObject, container: Record<string, unknown>): ContainerShell {
     const env: Record<string, string> = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOSTNAME: pod.metadata.name, HOME: "/root" };
     for (const variable of list(container.env)) if (typeof variable.value === "string") env[String(variable.name)] = variable.value;
     return {
       fs: this.fileSystemFor(pod, container),
       env,
       cwd: typeof container.workingDir === "string" ? container.workingDir : "/",
-      stdin,
-      signal,
-      sleep: (ms, abortSignal) => this.options.clock.sleep(ms, abortSignal),
-      now: () => this.options.clock.now(),
+      sleep: (ms, signal) => this.options.clock.sleep(ms, signal),
+      now: () => this.options.clock.now().getTime(),
       hostname: pod.metadata.name,
     };
   }
@@ -436,4 +434,10 @@ export class Kubelet implements Reconciler {
     const n = this.ipCounter++;
     return `10.244.${third}.${(n % 250) + 2}`;
   }
+}
+
+/** A Status as the body of a refused exec upgrade. */
+function refusal(error: StatusError) {
+  const { status, message, reason, details, code } = error.status;
+  return { status, message, reason, details, code };
 }

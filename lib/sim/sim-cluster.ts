@@ -1,0 +1,265 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { ApiServer, type PodSubresources } from "./api/api-server.ts";
+import { faultRoutes } from "./api/fault-routes.ts";
+import { resourceFor } from "./api/resources.ts";
+import { strategyFor } from "./api/strategies.ts";
+import { namespaceObject, SYSTEM_NAMESPACES, workerNode } from "./bootstrap.ts";
+import { ScaledClock, type Clock } from "./clock.ts";
+import { AgentSandboxController } from "./controllers/agent-sandbox-controller.ts";
+import { EventRecorder } from "./controllers/event-recorder.ts";
+import { Kubelet } from "./controllers/kubelet.ts";
+import { NodeHeartbeats, NodeLifecycleController, TaintEvictionController } from "./controllers/node-lifecycle.ts";
+import { ReconcileLoop, type Reconciler } from "./controllers/reconciler.ts";
+import { Faults } from "./faults.ts";
+import { refs } from "./k8s-objects.ts";
+import type { KubeObject, StoredObject } from "./objects.ts";
+import { StatusError, type ResourceRef } from "./status-error.ts";
+import { ObjectStore, type ObjectStoreSnapshot } from "./store/object-store.ts";
+import { VolumeContents, type VolumeContentsSnapshot } from "./volume-contents.ts";
+
+// The embedded simulated cluster, assembled: the object store, the API server in front of it,
+// the simulated controllers behind it, the fault API, and persistence of the whole state under
+// a data directory so that a restart of the console does not reset the cluster.
+
+export interface SimClusterOptions {
+  /** Where state.json and kubeconfig live; nothing is persisted without it. */
+  dataDir?: string;
+  /** Simulated seconds per real second (60: a minute passes in a second). */
+  clockScale?: number;
+  clock?: Clock;
+  workers?: number;
+  port?: number;
+  imagePullMs?: number;
+  /** Extra reconcilers (scheduler, volumes, garbage collection…) built from the cluster's parts. */
+  controllers?: (parts: SimParts) => Reconciler[];
+  podSubresources?: (parts: SimParts) => Partial<PodSubresources>;
+  /** Objects to create in a new cluster besides namespaces and nodes (storage classes…). */
+  seed?: () => { ref: ResourceRef; object: KubeObject }[];
+  log?: (line: string) => void;
+}
+
+export interface SimParts {
+  store: ObjectStore;
+  clock: Clock;
+  recorder: EventRecorder;
+  volumes: VolumeContents;
+  kubelet: Kubelet;
+  faults: Faults;
+  gracePeriodOf: (pod: StoredObject) => number;
+}
+
+interface PersistedState {
+  format: "berth.sim/v1";
+  savedAt: string;
+  clock: string;
+  objects: ObjectStoreSnapshot;
+  volumes: VolumeContentsSnapshot;
+  nodesDown: string[];
+}
+
+const SAVE_DEBOUNCE_MS = 500;
+
+const podGracePeriod = (pod: StoredObject) => strategyFor(resourceFor("", "pods")).defaultGracePeriodSeconds?.(pod) ?? 0;
+
+export class SimCluster {
+  readonly store: ObjectStore;
+  readonly clock: Clock;
+  readonly volumes = new VolumeContents();
+  readonly faults: Faults;
+  readonly kubelet: Kubelet;
+  readonly recorder: EventRecorder;
+  private readonly loops: ReconcileLoop[] = [];
+  private readonly heartbeats: NodeHeartbeats;
+  private readonly server: ApiServer;
+  private url = "";
+  private saveTimer: NodeJS.Timeout | undefined;
+  private unsubscribeSave: () => void = () => {};
+
+  private constructor(private readonly options: SimClusterOptions, restored: PersistedState | null) {
+    this.clock = options.clock ?? new ScaledClock(options.clockScale ?? 1, restored ? new Date(restored.clock) : new Date());
+    this.store = new ObjectStore(this.clock);
+    if (restored) {
+      this.store.restore(restored.objects);
+      this.volumes.restore(restored.volumes);
+    }
+    this.recorder = new EventRecorder(this.store, this.clock);
+    let faults: Faults | undefined;
+    this.kubelet = new Kubelet({
+      store: this.store,
+      clock: this.clock,
+      recorder: this.recorder,
+      volumes: this.volumes,
+      nodeIsUp: (name) => faults?.nodeIsUp(name) ?? true,
+      imagePullMs: options.imagePullMs,
+    });
+    // The server calls through to whatever handlers startParts installs.
+    const pods: PodSubresources = {
+      evict: (...args) => this.podHandlers.evict(...args),
+      bind: (...args) => this.podHandlers.bind(...args),
+      log: (...args) => this.podHandlers.log(...args),
+      exec: (...args) => this.podHandlers.exec(...args),
+    };
+    this.server = new ApiServer({
+      store: this.store,
+      pods,
+      gate: (info) => this.faults.gate(info),
+      routes: (request, response, url) => this.faultApi(request, response, url),
+      log: options.log,
+    });
+    faults = new Faults({
+      store: this.store,
+      clock: this.clock,
+      recorder: this.recorder,
+      evict: (namespace, name, body) => this.podHandlers.evict(namespace, name, body, false),
+      kubeletEvict: (namespace, name, resource) => this.kubelet.evictForPressure(namespace, name, resource),
+      failProvisioning: () => {
+        throw new Error("provisioning faults need the volume controllers");
+      },
+      dropWatches: () => this.server.watches.dropAll(),
+      gracePeriodOf: podGracePeriod,
+    });
+    this.faults = faults;
+    this.faultApi = faultRoutes(faults, () => this.describe());
+    for (const name of restored?.nodesDown ?? []) this.faults.nodesDown.add(name);
+    this.heartbeats = new NodeHeartbeats(this.store, this.clock, this.faults.nodeIsUp);
+  }
+
+  private readonly faultApi: ReturnType<typeof faultRoutes>;
+  private podHandlers: PodSubresources = {
+    evict: () => {
+      throw StatusError.of(501, "NotImplemented", "this simulated cluster was started without the eviction subresource");
+    },
+    bind: () => {
+      throw StatusError.of(501, "NotImplemented", "this simulated cluster was started without the binding subresource");
+    },
+    log: (namespace, name, query) => this.kubelet.log(namespace, name, query.get("container") ?? undefined),
+    exec: (request, socket, head, namespace, name, query) => this.kubelet.exec(request, socket, head, namespace, name, query),
+  };
+
+  static async start(options: SimClusterOptions): Promise<SimCluster> {
+    const restored = options.dataDir ? loadState(options.dataDir) : null;
+    const cluster = new SimCluster(options, restored);
+    if (!restored) cluster.seed();
+    await cluster.startParts();
+    return cluster;
+  }
+
+  get parts(): SimParts {
+    return { store: this.store, clock: this.clock, recorder: this.recorder, volumes: this.volumes, kubelet: this.kubelet, faults: this.faults, gracePeriodOf: podGracePeriod };
+  }
+
+  /** The API server's address, e.g. http://127.0.0.1:40123. */
+  get serverUrl(): string {
+    return this.url;
+  }
+
+  private seed(): void {
+    for (const name of SYSTEM_NAMESPACES) this.store.create(refs.namespaces, namespaceObject(name));
+    for (let index = 0; index < (this.options.workers ?? 3); index++) this.store.create(refs.nodes, workerNode(index));
+    for (const { ref, object } of this.options.seed?.() ?? []) this.store.create(ref, object);
+  }
+
+  private async startParts(): Promise<void> {
+    const parts = this.parts;
+    this.podHandlers = { ...this.podHandlers, ...this.options.podSubresources?.(parts) };
+    const reconcilers: Reconciler[] = [
+      new AgentSandboxController(this.store, this.clock),
+      this.kubelet,
+      new NodeLifecycleController(this.store, this.clock, this.recorder),
+      new TaintEvictionController(this.store, this.clock, this.recorder, podGracePeriod),
+      ...(this.options.controllers?.(parts) ?? []),
+    ];
+    for (const reconciler of reconcilers) {
+      const loop = new ReconcileLoop(reconciler, this.store, this.clock, (name, key, error) => this.options.log?.(`${name} ${key}: ${(error as Error)?.message ?? String(error)}`));
+      this.loops.push(loop);
+      loop.start();
+    }
+    this.heartbeats.start();
+    this.url = await this.server.listen(this.options.port ?? 0);
+    if (this.options.dataDir) {
+      writeKubeconfig(this.options.dataDir, this.url);
+      this.unsubscribeSave = this.store.subscribe(() => this.scheduleSave());
+    }
+  }
+
+  /** What GET /sim/v1/state reports: the clock and which nodes are up. */
+  describe() {
+    return {
+      clock: this.clock.now().toISOString(),
+      revision: this.store.currentRevision(),
+      nodes: this.store.list(refs.nodes).map((node) => ({ name: node.metadata.name, up: this.faults.nodeIsUp(node.metadata.name) })),
+      openWatches: this.server.watches.openCount,
+    };
+  }
+
+  /** True when no controller has work queued: the simulated world is at rest. */
+  get idle(): boolean {
+    return this.loops.every((loop) => loop.idle);
+  }
+
+  get apiServer(): ApiServer {
+    return this.server;
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, SAVE_DEBOUNCE_MS);
+    this.saveTimer.unref?.();
+  }
+
+  /** Writes the whole state atomically (write then rename), so a crash never leaves half a file. */
+  save(): void {
+    const dataDir = this.options.dataDir;
+    if (!dataDir) return;
+    const state: PersistedState = {
+      format: "berth.sim/v1",
+      savedAt: new Date().toISOString(),
+      clock: this.clock.now().toISOString(),
+      objects: this.store.snapshot(),
+      volumes: this.volumes.snapshot(),
+      nodesDown: [...this.faults.nodesDown],
+    };
+    mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, "state.json");
+    writeFileSync(`${file}.tmp`, JSON.stringify(state));
+    renameSync(`${file}.tmp`, file);
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribeSave();
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.heartbeats.stop();
+    for (const loop of this.loops) loop.stop();
+    this.save();
+    await this.server.close();
+  }
+}
+
+function loadState(dataDir: string): PersistedState | null {
+  const file = path.join(dataDir, "state.json");
+  if (!existsSync(file)) return null;
+  const state = JSON.parse(readFileSync(file, "utf8")) as PersistedState;
+  if (state.format !== "berth.sim/v1") throw new Error(`${file} is not a Berth simulated cluster state (format ${String(state.format)})`);
+  return state;
+}
+
+export function kubeconfigPath(dataDir: string): string {
+  return path.join(dataDir, "kubeconfig");
+}
+
+function writeKubeconfig(dataDir: string, server: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const kubeconfig = {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: "berth-sim", cluster: { server, "insecure-skip-tls-verify": true } }],
+    users: [{ name: "berth-sim", user: {} }],
+    contexts: [{ name: "berth-sim", context: { cluster: "berth-sim", user: "berth-sim", namespace: "default" } }],
+    "current-context": "berth-sim",
+  };
+  writeFileSync(kubeconfigPath(dataDir), JSON.stringify(kubeconfig, null, 2));
+}
