@@ -34,6 +34,8 @@ export interface SimClusterOptions {
   /** Extra reconcilers (scheduler, volumes, garbage collection…) built from the cluster's parts. */
   controllers?: (parts: SimParts) => Reconciler[];
   podSubresources?: (parts: SimParts) => Partial<PodSubresources>;
+  /** The volume controllers' provisioning fault switch, for the fault API. */
+  failProvisioning?: (storageClass: string, message: string | null) => void;
   /** Objects to create in a new cluster besides namespaces and nodes (storage classes…). */
   seed?: () => { ref: ResourceRef; object: KubeObject }[];
   log?: (line: string) => void;
@@ -113,8 +115,9 @@ export class SimCluster {
       recorder: this.recorder,
       evict: (namespace, name, body) => this.podHandlers.evict(namespace, name, body, false),
       kubeletEvict: (namespace, name, resource) => this.kubelet.evictForPressure(namespace, name, resource),
-      failProvisioning: () => {
-        throw new Error("provisioning faults need the volume controllers");
+      failProvisioning: (storageClass, message) => {
+        if (!options.failProvisioning) throw StatusError.of(501, "NotImplemented", "this simulated cluster runs no volume controllers");
+        options.failProvisioning(storageClass, message);
       },
       dropWatches: () => this.server.watches.dropAll(),
       gracePeriodOf: podGracePeriod,

@@ -3,6 +3,7 @@ import { isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import { resourceId, type ObjectStore } from "../store/object-store.ts";
 import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, readBody, sendJson } from "./http-io.ts";
+import { admitCreate, admitUpdate } from "./admission.ts";
 import { applyPatch } from "./patching.ts";
 import type { ResourcePath } from "./request-path.ts";
 import { fromVersion, groupVersion, toVersion, type ResourceDefinition } from "./resources.ts";
@@ -158,7 +159,7 @@ function create(context: HandlerContext, target: Target, body: KubeObject, dryRu
   checkNamespaceOfBody(target, body);
   if (definition.namespaced) requireNamespaceForWrite(context, path.namespace!);
   const object = fromVersion(definition, body, path.version);
-  strategyFor(definition).prepareForCreate?.(object);
+  admitCreate(context.store, definition, object);
   validateOrThrow(definition, object);
   return context.store.create(definition, object, { dryRun });
 }
@@ -187,6 +188,10 @@ function write(context: HandlerContext, target: Target, current: StoredObject, n
     throw StatusError.conflict(definition, path.name!);
   }
   validateOrThrow(definition, stored, current);
+  if (path.subresource !== "status") {
+    const refused = admitUpdate(context.store, definition, current, stored);
+    if (refused) throw refused;
+  }
   return context.store.update(definition, stored, { dryRun });
 }
 

@@ -49,7 +49,12 @@ export function validateName(definition: ResourceDefinition, object: KubeObject)
     : [invalid("metadata.name", name, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
 }
 
-function validatePodSpec(spec: unknown, field: string): StatusCause[] {
+/**
+ * `checkMounts`: a real pod's mounts must name its volumes. A CRD's embedded pod template is
+ * checked by an OpenAPI schema only, which cannot see across fields (a Sandbox's template mounts
+ * volumes that its volumeClaimTemplates will add).
+ */
+function validatePodSpec(spec: unknown, field: string, checkMounts = true): StatusCause[] {
   const causes: StatusCause[] = [];
   if (!isRecord(spec)) return [required(field)];
   const containers = array(spec.containers);
@@ -66,7 +71,7 @@ function validatePodSpec(spec: unknown, field: string): StatusCause[] {
       if (!c.image) causes.push(required(`${at}.image`));
       array(c.volumeMounts).forEach((mount, mountIndex) => {
         const name = record(mount).name;
-        if (!volumeNames.has(name)) causes.push({ reason: "FieldValueNotFound", field: `${at}.volumeMounts[${mountIndex}].name`, message: `Not found: ${JSON.stringify(name)}` });
+        if (checkMounts && !volumeNames.has(name)) causes.push({ reason: "FieldValueNotFound", field: `${at}.volumeMounts[${mountIndex}].name`, message: `Not found: ${JSON.stringify(name)}` });
       });
     });
   }
@@ -145,14 +150,17 @@ const claimStrategy: Strategy = {
   },
   validate: (object) => validateClaimSpec(object.spec, "spec"),
   validateUpdate(object, old) {
-    const { resources: newResources, volumeName: newVolume, ...newRest } = record(object.spec);
-    const { resources: oldResources, volumeName: oldVolume, ...oldRest } = record(old.spec);
+    const { resources: newResources, volumeName: newVolume, storageClassName: newClass, ...newRest } = record(object.spec);
+    const { resources: oldResources, volumeName: oldVolume, storageClassName: oldClass, ...oldRest } = record(old.spec);
     const causes: StatusCause[] = [];
-    if (!deepEqual(newRest, oldRest) || (oldVolume !== undefined && newVolume !== oldVolume)) {
+    // A volume name may be set once (binding); a class may be set once (retroactive default class).
+    const rebinds = oldVolume !== undefined && newVolume !== oldVolume;
+    const reclasses = oldClass !== undefined && newClass !== oldClass;
+    if (!deepEqual(newRest, oldRest) || rebinds || reclasses) {
       causes.push(forbidden("spec", "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"));
     }
     if (!deepEqual(newResources, oldResources) && record(old.status).phase !== "Bound") {
-      causes.push(forbidden("spec.resources.requests[storage]", "field can not be less than status.capacity"));
+      causes.push(forbidden("spec.resources.requests.storage", "field can not be updated for unbound claims"));
     }
     return causes;
   },
@@ -189,7 +197,7 @@ const sandboxStrategy: Strategy = {
     const spec = record(object.spec);
     const causes: StatusCause[] = [];
     if (!isRecord(spec.podTemplate)) causes.push(required("spec.podTemplate"));
-    else causes.push(...validatePodSpec(spec.podTemplate.spec, "spec.podTemplate.spec"));
+    else causes.push(...validatePodSpec(spec.podTemplate.spec, "spec.podTemplate.spec", false));
     if (!SANDBOX_MODES.includes(String(spec.operatingMode))) causes.push(unsupported("spec.operatingMode", spec.operatingMode, SANDBOX_MODES));
     array(spec.volumeClaimTemplates).forEach((template, index) => {
       if (!record(record(template).metadata).name) causes.push(required(`spec.volumeClaimTemplates[${index}].metadata.name`));

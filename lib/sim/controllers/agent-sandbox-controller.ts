@@ -5,7 +5,7 @@ import {
 } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { resourceFor } from "../api/resources.ts";
-import { strategyFor } from "../api/strategies.ts";
+import { admitCreate } from "../api/admission.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
@@ -84,8 +84,7 @@ export class AgentSandboxController implements Reconciler {
     const metadata = record(template.metadata);
     const claimName = `${metadata.name}-${sandbox.metadata.name}`;
     if (this.store.peek(refs.claims, sandbox.metadata.namespace, claimName)) return;
-    try {
-      this.store.create(refs.claims, {
+    const claim: KubeObject = {
         apiVersion: "v1",
         kind: "PersistentVolumeClaim",
         metadata: {
@@ -96,8 +95,10 @@ export class AgentSandboxController implements Reconciler {
           ownerReferences: [ownerReferenceTo(sandbox)],
         },
         spec: clone(record(template.spec)),
-        status: { phase: "Pending" },
-      });
+      };
+    admitCreate(this.store, resourceFor("", "persistentvolumeclaims"), claim);
+    try {
+      this.store.create(refs.claims, claim);
     } catch (error) {
       if (!(error instanceof StatusError && error.status.reason === "AlreadyExists")) throw error;
     }
@@ -126,8 +127,8 @@ export class AgentSandboxController implements Reconciler {
       },
       spec: podSpec,
     };
-    // Created as if through the API server, with its defaults.
-    strategyFor(resourceFor("", "pods")).prepareForCreate?.(pod);
+    // Created as if through the API server, with its defaults and admission.
+    admitCreate(this.store, resourceFor("", "pods"), pod);
     return this.store.create(refs.pods, pod);
   }
 

@@ -11,6 +11,8 @@ export type EventType = "Normal" | "Warning";
 export class EventRecorder {
   /** Where the Event of each (object, reason, message, source) is, so repeats need no scan. */
   private readonly seen = new Map<string, string>();
+  /** Makes names unique when one object gets several events in the same millisecond. */
+  private sequence = 0;
 
   constructor(
     private readonly store: ObjectStore,
@@ -30,7 +32,7 @@ export class EventRecorder {
     const created = this.store.create(refs.events, {
       apiVersion: "v1",
       kind: "Event",
-      metadata: { name: `${involved.metadata.name}.${this.clock.now().getTime().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`, namespace },
+      metadata: { name: `${involved.metadata.name}.${(BigInt(this.clock.now().getTime()) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`, namespace },
       involvedObject: {
         kind: involved.kind,
         namespace: involved.metadata.namespace,

@@ -4,6 +4,7 @@ import { clone, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
 import type { EventRecorder } from "./event-recorder.ts";
+import { toleratesTaint, type Taint, type Toleration } from "./node-affinity.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 
 // Node liveness as the node lifecycle controller sees it: kubelets renew a Lease in
@@ -181,8 +182,8 @@ export class TaintEvictionController implements Reconciler {
     if (!node) return;
     const now = this.clock.now().getTime();
     let evictAt = Number.POSITIVE_INFINITY;
-    for (const taint of list(record(node.spec).taints).filter((one) => one.effect === "NoExecute")) {
-      const toleration = list(record(pod.spec).tolerations).find((one) => tolerates(one, taint));
+    for (const taint of list<Taint>(record(node.spec).taints).filter((one) => one.effect === "NoExecute")) {
+      const toleration = list<Toleration>(record(pod.spec).tolerations).find((one) => toleratesTaint(one, taint));
       if (!toleration) evictAt = Math.min(evictAt, now);
       else if (typeof toleration.tolerationSeconds === "number") {
         const added = Date.parse(String(taint.timeAdded ?? node.metadata.creationTimestamp));
@@ -197,10 +198,4 @@ export class TaintEvictionController implements Reconciler {
     this.recorder.record(updated, "Normal", "TaintManagerEviction", `Marking for deletion Pod ${namespace}/${name}`, "taint-eviction-controller");
     this.store.delete(refs.pods, namespace, name, { gracePeriodSeconds: this.gracePeriodOf(updated) });
   }
-}
-
-function tolerates(toleration: Record<string, unknown>, taint: Record<string, unknown>): boolean {
-  if (toleration.effect !== undefined && toleration.effect !== "" && toleration.effect !== taint.effect) return false;
-  if (toleration.operator === "Exists") return toleration.key === undefined || toleration.key === "" || toleration.key === taint.key;
-  return toleration.key === taint.key && (toleration.value ?? "") === (taint.value ?? "");
 }

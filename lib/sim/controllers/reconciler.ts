@@ -18,6 +18,8 @@ export interface Reconciler {
   reconcile(key: string): ReconcileResult | void | Promise<ReconcileResult | void>;
   /** Keys to look at when the controller starts (everything it owns). */
   initialKeys?(): string[];
+  /** Receives the loop's enqueue, for controllers that requeue keys themselves (e.g. on a fault). */
+  connect?(enqueue: (key: string) => void): void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -39,6 +41,7 @@ export class ReconcileLoop {
   ) {}
 
   start(): void {
+    this.reconciler.connect?.((key) => this.enqueue(key));
     this.unsubscribe = this.store.subscribe((event) => {
       for (const key of this.reconciler.keysFor(event)) this.enqueue(key);
     });

@@ -1,0 +1,142 @@
+import { ApiException, PatchStrategy, setHeaderOptions, type V1Pod } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../testing/eventually.ts";
+import { execIn } from "../testing/exec.ts";
+import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
+
+// k8s-behaviour.md, "agent-sandbox Sandbox": what the controller does with a Sandbox, checked
+// through @kubernetes/client-node against the simulated cluster.
+
+let sim: SimFixture;
+beforeAll(async () => {
+  sim = await startSimFixture();
+});
+afterAll(() => sim.cluster.stop());
+
+const sandboxes = { group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes" };
+type Sandbox = ReturnType<typeof aSandbox> & { status?: { conditions?: { type: string; status: string; reason: string }[] }; metadata: { uid?: string } };
+
+async function createSandbox(name: string, options: Partial<Parameters<typeof aSandbox>[0]> = {}): Promise<Sandbox> {
+  return (await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name, ...options }) })) as Sandbox;
+}
+
+async function readSandbox(name: string): Promise<Sandbox> {
+  return (await sim.custom.getNamespacedCustomObject({ ...sandboxes, name })) as Sandbox;
+}
+
+const condition = (sandbox: Sandbox, type: string) => sandbox.status?.conditions?.find((one) => one.type === type);
+
+async function readyPod(name: string): Promise<V1Pod> {
+  return eventually(async () => {
+    const pod = await sim.core.readNamespacedPod({ namespace: "default", name });
+    if (!pod.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error(`pod ${name} is not Ready: ${pod.status?.phase}`);
+    return pod;
+  });
+}
+
+async function gone(read: () => Promise<unknown>): Promise<void> {
+  await eventually(async () => {
+    try {
+      await read();
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return;
+      throw error;
+    }
+    throw new Error("still there");
+  });
+}
+
+describe("a Sandbox", () => {
+  it("gets a pod named after it, owned by it and labelled with the name hash", async () => {
+    const sandbox = await createSandbox("box-pod");
+    const pod = await eventually(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-pod" }));
+    // FNV-1a 32 of "box-pod", computed independently.
+    expect([pod.metadata!.ownerReferences![0]!.uid, pod.metadata!.ownerReferences![0]!.controller, pod.metadata!.labels!["agents.x-k8s.io/sandbox-name-hash"]])
+      .toEqual([sandbox.metadata.uid, true, "501166d4"]);
+  });
+
+  it("gets a claim per template named <template>-<sandbox>", async () => {
+    await createSandbox("box-claim");
+    const claim = await eventually(() => sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-claim" }));
+    expect(claim.metadata!.ownerReferences![0]!.kind).toBe("Sandbox");
+  });
+
+  it("becomes Ready when its pod is Ready", async () => {
+    await createSandbox("box-ready");
+    await readyPod("box-ready");
+    const sandbox = await eventually(async () => {
+      const read = await readSandbox("box-ready");
+      if (condition(read, "Ready")?.status !== "True") throw new Error("not ready");
+      return read;
+    });
+    expect(condition(sandbox, "Ready")?.reason).toBe("DependenciesReady");
+  });
+
+  it("seeds its workspace from the image once, through the workspace-init container", async () => {
+    const sandbox = aSandbox({ name: "box-seed" });
+    const initScript = "if [ ! -f /mnt/berth-workspace/.workspace-initialized ]; then if [ -d /sandbox ]; then tar -C /sandbox -cf - . | tar -C /mnt/berth-workspace -xpf -; fi && touch /mnt/berth-workspace/.workspace-initialized; fi";
+    Object.assign(sandbox.spec.podTemplate.spec, {
+      initContainers: [{ name: "workspace-init", image: sandbox.spec.podTemplate.spec.containers[0]!.image, command: ["sh", "-c", initScript], volumeMounts: [{ name: "workspace", mountPath: "/mnt/berth-workspace" }] }],
+    });
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: sandbox });
+    await readyPod("box-seed");
+    const listing = await execIn(sim.config, "default", "box-seed", ["ls", "-a", "/sandbox"]);
+    expect(listing.stdout.split("\n")).toEqual(expect.arrayContaining(["README.md", ".workspace-initialized"]));
+  });
+
+  it("gets its deleted pod back with the same name and a new uid", async () => {
+    await createSandbox("box-recreate");
+    const first = await readyPod("box-recreate");
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "box-recreate", gracePeriodSeconds: 0 });
+    const second = await eventually(async () => {
+      const pod = await sim.core.readNamespacedPod({ namespace: "default", name: "box-recreate" });
+      if (pod.metadata!.uid === first.metadata!.uid) throw new Error("same pod");
+      return pod;
+    });
+    expect(second.metadata!.name).toBe("box-recreate");
+  });
+
+  it("keeps workspace files on its claim across a pod replacement, but not /tmp", async () => {
+    await createSandbox("box-durable");
+    const first = await readyPod("box-durable");
+    await execIn(sim.config, "default", "box-durable", ["sh", "-c", "echo kept > /sandbox/notes.txt && echo lost > /tmp/scratch.txt"]);
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "box-durable", gracePeriodSeconds: 0 });
+    await eventually(async () => {
+      const pod = await readyPod("box-durable");
+      if (pod.metadata!.uid === first.metadata!.uid) throw new Error("same pod");
+    });
+    const kept = await execIn(sim.config, "default", "box-durable", ["cat", "/sandbox/notes.txt"]);
+    const lost = await execIn(sim.config, "default", "box-durable", ["sh", "-c", "test -f /tmp/scratch.txt"]);
+    expect([kept.stdout.trim(), lost.exitCode]).toEqual(["kept", 1]);
+  });
+
+  it("is not given a new pod when its pod ended Failed (kubelet eviction)", async () => {
+    await createSandbox("box-failed");
+    const pod = await readyPod("box-failed");
+    await sim.fault("namespaces/default/pods/box-failed/kubelet-evict", { resource: "memory" });
+    const sandbox = await eventually(async () => {
+      const read = await readSandbox("box-failed");
+      if (condition(read, "Finished")?.status !== "True") throw new Error("not finished");
+      return read;
+    });
+    const after = await sim.core.readNamespacedPod({ namespace: "default", name: "box-failed" });
+    expect([condition(sandbox, "Ready")?.reason, after.metadata!.uid, after.status!.phase, after.status!.reason]).toEqual(["PodFailed", pod.metadata!.uid, "Failed", "Evicted"]);
+  });
+
+  it("loses its pod but keeps its claim when suspended", async () => {
+    await createSandbox("box-suspend");
+    await readyPod("box-suspend");
+    await sim.custom.patchNamespacedCustomObject({ ...sandboxes, name: "box-suspend", body: { spec: { operatingMode: "Suspended" } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-suspend" }));
+    const claim = await sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-suspend" });
+    expect(claim.status!.phase).toBe("Bound");
+  });
+
+  it("takes its pod and claims with it when deleted", async () => {
+    await createSandbox("box-delete");
+    await readyPod("box-delete");
+    await sim.custom.deleteNamespacedCustomObject({ ...sandboxes, name: "box-delete" });
+    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-delete" }));
+    await gone(() => sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-delete" }));
+  });
+});

@@ -1,0 +1,134 @@
+// `npm run sim`: the simulated Kubernetes cluster on its own, for kubectl and for rehearsing
+// disruptions; `npm run sim -- <command>` drives the fault API of a running one.
+//
+//   npm run sim                                  start; state in $BERTH_DATA_DIR/cluster (default ./.berth/cluster)
+//   npm run sim -- cordon|uncordon|lose|restore <node>
+//   npm run sim -- drain <node> [--delete-emptydir-data] [--timeout=<seconds>]
+//   npm run sim -- kubelet-evict|preempt|delete <namespace>/<pod> [--force]
+//   npm run sim -- fail-provisioning <storage-class> <message> | --clear
+//   npm run sim -- api-fault '<json>' | --clear
+//   npm run sim -- drop-watches | compact | state
+//
+// Environment: BERTH_DATA_DIR, BERTH_SIM_PORT (default: any free port), BERTH_SIM_CLOCK_SCALE
+// (simulated seconds per real second, default 1), BERTH_SIM_WORKERS (default 3),
+// BERTH_SIM_DEFAULT_STORAGE_CLASS (local-path | portable | none; default local-path).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { lockDataDir } from "../lib/platform/data-dir-lock.ts";
+import { kubeconfigPath, startSimulatedCluster, type DefaultClass } from "../lib/sim/index.ts";
+
+const dataDir = path.resolve(process.env.BERTH_DATA_DIR || ".berth", "cluster");
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+function serverOfRunningCluster(): string {
+  try {
+    const config = JSON.parse(readFileSync(kubeconfigPath(dataDir), "utf8")) as { clusters: { cluster: { server: string } }[] };
+    return config.clusters[0]!.cluster.server;
+  } catch {
+    return fail(`No simulated cluster has run with data in ${dataDir}: start one with \`npm run sim\`.`);
+  }
+}
+
+async function call(method: string, pathname: string, body?: unknown): Promise<void> {
+  const server = serverOfRunningCluster();
+  let response: Response;
+  try {
+    response = await fetch(`${server}/sim/v1/${pathname}`, {
+      method,
+      headers: { "Content-Type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    fail(`The simulated cluster at ${server} does not answer: is \`npm run sim\` (or the console) running?`);
+  }
+  const text = await response.text();
+  console.log(text);
+  if (!response.ok) process.exit(1);
+}
+
+function podPath(reference: string | undefined): string {
+  const [namespace, name] = (reference ?? "").split("/");
+  if (!namespace || !name) fail("name the pod as <namespace>/<pod>");
+  return `namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
+}
+
+function defaultClassFromEnv(): DefaultClass {
+  const value = process.env.BERTH_SIM_DEFAULT_STORAGE_CLASS ?? "local-path";
+  if (value === "none") return null;
+  if (value === "local-path" || value === "portable") return value;
+  return fail(`BERTH_SIM_DEFAULT_STORAGE_CLASS = ${JSON.stringify(value)}: allowed are local-path, portable, none`);
+}
+
+async function start(): Promise<void> {
+  const lock = lockDataDir(path.dirname(dataDir));
+  const cluster = await startSimulatedCluster({
+    dataDir,
+    port: process.env.BERTH_SIM_PORT ? Number(process.env.BERTH_SIM_PORT) : 0,
+    clockScale: process.env.BERTH_SIM_CLOCK_SCALE ? Number(process.env.BERTH_SIM_CLOCK_SCALE) : 1,
+    workers: process.env.BERTH_SIM_WORKERS ? Number(process.env.BERTH_SIM_WORKERS) : 3,
+    defaultStorageClass: defaultClassFromEnv(),
+  });
+  console.log(`Simulated cluster serving at ${cluster.serverUrl}`);
+  console.log(`kubeconfig: ${kubeconfigPath(dataDir)}   (export KUBECONFIG=${kubeconfigPath(dataDir)})`);
+  const stop = async () => {
+    await cluster.stop();
+    lock.release();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+}
+
+const [command, ...args] = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+
+switch (command) {
+  case undefined:
+  case "start":
+    await start();
+    break;
+  case "cordon":
+  case "uncordon":
+  case "lose":
+  case "restore":
+    await call("POST", `nodes/${encodeURIComponent(args[0] ?? fail(`usage: npm run sim -- ${command} <node>`))}/${command}`);
+    break;
+  case "drain":
+    await call("POST", `nodes/${encodeURIComponent(args[0] ?? fail("usage: npm run sim -- drain <node>"))}/drain`, {
+      deleteEmptyDirData: flag("delete-emptydir-data"),
+      ...(option("timeout") ? { timeoutSeconds: Number(option("timeout")) } : {}),
+    });
+    break;
+  case "kubelet-evict":
+  case "preempt":
+    await call("POST", `${podPath(args[0])}/${command}`, {});
+    break;
+  case "delete":
+    await call("POST", `${podPath(args[0])}/delete`, { force: flag("force") });
+    break;
+  case "fail-provisioning":
+    await call("POST", `storageclasses/${encodeURIComponent(args[0] ?? fail("usage: npm run sim -- fail-provisioning <class> <message>|--clear"))}/fail-provisioning`, {
+      message: flag("clear") ? null : args.slice(1).join(" ") || "simulated provisioning failure",
+    });
+    break;
+  case "api-fault":
+    if (flag("clear")) await call("DELETE", "api-faults");
+    else await call("POST", "api-faults", JSON.parse(args[0] ?? fail("usage: npm run sim -- api-fault '{\"verb\":\"list\",\"resource\":\"pods\",\"code\":500,\"count\":1}'")));
+    break;
+  case "drop-watches":
+    await call("POST", "watches/drop");
+    break;
+  case "compact":
+    await call("POST", "compact");
+    break;
+  case "state":
+    await call("GET", "state");
+    break;
+  default:
+    fail(`unknown command ${command}; see the top of scripts/sim.ts`);
+}
