@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 
@@ -73,6 +73,7 @@ function isStale(lockPath: string, owner: LockOwner | null): boolean {
 
 /** Takes the data directory for this process, or throws DataDirInUseError naming the holder. */
 export function lockDataDir(dataDir: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, LOCK_FILE);
   const me: LockOwner = { pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -75,6 +75,9 @@ export class WatchHub {
     });
 
     response.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
+    // Send the headers now: a client's watch call returns only once it has them, and a quiet
+    // watch may have no event to carry them for a long time.
+    response.flushHeaders();
     this.open.add(response);
     for (const item of replay) {
       if ("type" in item && "revision" in item) deliver(item as StoreEvent);

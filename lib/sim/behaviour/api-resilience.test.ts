@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ApiException, Watch } from "@kubernetes/client-node";
+import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "../testing/eventually.ts";
+import { execIn } from "../testing/exec.ts";
+import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
+
+// k8s-behaviour.md, "Events" (resourceVersion, 410 Gone, dropped watches), and what the fault
+// API does to clients: the things the driver's watches must survive.
+
+let sim: SimFixture | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await sim?.cluster.stop();
+  sim = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function watchPods(fixture: SimFixture, resourceVersion: string | undefined) {
+  const events: { type: string; code?: number }[] = [];
+  let ended: unknown = "open";
+  const started = new Watch(fixture.config).watch(
+    "/api/v1/namespaces/default/pods",
+    resourceVersion ? { resourceVersion } : {},
+    (type, object: { code?: number }) => events.push({ type, code: object.code }),
+    (error) => {
+      ended = error ?? null;
+    },
+  );
+  return { events, ended: () => ended, started };
+}
+
+const aPod = (name: string) => ({ metadata: { name }, spec: { nodeName: "worker-9", containers: [{ name: "c", image: "busybox" }] } });
+
+describe("watches", () => {
+  it("answer a resourceVersion older than the history with an ERROR event carrying 410 Expired", async () => {
+    sim = await startSimFixture();
+    const created = await sim.core.createNamespacedPod({ namespace: "default", body: aPod("old") });
+    await sim.fault("compact");
+    const watch = watchPods(sim, String(Number(created.metadata!.resourceVersion) - 1));
+    await watch.started;
+    await eventually(() => {
+      if (watch.events.length === 0) throw new Error("nothing yet");
+    });
+    expect(watch.events[0]).toEqual({ type: "ERROR", code: 410 });
+  });
+
+  it("are ended by a dropped connection, which the client sees", async () => {
+    sim = await startSimFixture();
+    const list = await sim.core.listNamespacedPod({ namespace: "default" });
+    const watch = watchPods(sim, list.metadata!.resourceVersion);
+    await watch.started;
+    await eventually(async () => {
+      const { dropped } = (await sim!.fault("watches/drop")) as { dropped: number };
+      if (dropped === 0) throw new Error("watch not open yet");
+    });
+    await eventually(() => {
+      if (watch.ended() === "open") throw new Error("still open");
+    });
+  });
+
+  it("resume from the last resourceVersion seen without losing a change", async () => {
+    sim = await startSimFixture();
+    const list = await sim.core.listNamespacedPod({ namespace: "default" });
+    await sim.core.createNamespacedPod({ namespace: "default", body: aPod("missed-while-away") });
+    const watch = watchPods(sim, list.metadata!.resourceVersion);
+    await watch.started;
+    await eventually(() => {
+      if (!watch.events.some((event) => event.type === "ADDED")) throw new Error("not replayed");
+    });
+  });
+});
+
+describe("injected API faults", () => {
+  it("fail the matching request with the injected Status, then stop", async () => {
+    sim = await startSimFixture();
+    await sim.fault("api-faults", { verb: "list", resource: "pods", code: 500, message: "etcdserver: request timed out", count: 1 });
+    const first = await sim.core.listNamespacedPod({ namespace: "default" }).then(() => 200, (error: ApiException<unknown>) => error.code);
+    const second = await sim.core.listNamespacedPod({ namespace: "default" }).then(() => 200, (error: ApiException<unknown>) => error.code);
+    expect([first, second]).toEqual([500, 200]);
+  });
+});
+
+describe("a restarted simulated cluster", () => {
+  it("comes back with its objects and the files on its volumes", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "berth-sim-restart-"));
+    dirs.push(dataDir);
+    sim = await startSimFixture({ dataDir });
+    await sim.custom.createNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes", body: aSandbox({ name: "survivor" }) });
+    await eventually(async () => {
+      const pod = await sim!.core.readNamespacedPod({ namespace: "default", name: "survivor" });
+      if (pod.status?.phase !== "Running") throw new Error("not running");
+    });
+    await execIn(sim.config, "default", "survivor", ["sh", "-c", "echo remembered > /sandbox/memo"]);
+    await sim.cluster.stop();
+    sim = await startSimFixture({ dataDir });
+    const memo = await eventually(() => execIn(sim!.config, "default", "survivor", ["cat", "/sandbox/memo"]).then((result) => {
+      if (result.exitCode !== 0) throw new Error(result.stderr);
+      return result.stdout;
+    }));
+    expect(memo).toBe("remembered\n");
+  });
+});

@@ -1,0 +1,82 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../testing/eventually.ts";
+import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
+
+// A stock kubectl against the simulated cluster: get, describe, exec, cordon, drain, delete.
+// Skipped, with the reason printed, where kubectl is not installed.
+
+const run = promisify(execFile);
+
+async function kubectlPath(): Promise<string | null> {
+  try {
+    await run("kubectl", ["version", "--client"]);
+    return "kubectl";
+  } catch {
+    return null;
+  }
+}
+
+const kubectl = await kubectlPath();
+if (!kubectl) console.warn("kubectl smoke tests skipped: kubectl is not on this machine's PATH");
+
+describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
+  let sim: SimFixture;
+  let dataDir: string;
+  const k = async (...args: string[]) => (await run("kubectl", args, { env: { ...process.env, KUBECONFIG: path.join(dataDir, "kubeconfig") } })).stdout;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "berth-kubectl-"));
+    sim = await startSimFixture({ dataDir, clockScale: 50 });
+    const manifest = path.join(dataDir, "sandbox.json");
+    writeFileSync(manifest, JSON.stringify(aSandbox({ name: "kubectl-box" })));
+    // The simulated API server publishes no OpenAPI documents, so client-side validation is off.
+    await k("create", "--validate=false", "-f", manifest);
+    await eventually(async () => {
+      if (!(await k("get", "pod", "kubectl-box", "-o", "jsonpath={.status.phase}")).includes("Running")) throw new Error("not running");
+    });
+  });
+  afterAll(async () => {
+    await sim.cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("lists the worker nodes", async () => {
+    expect(await k("get", "nodes", "-o", "name")).toBe("node/worker-1\nnode/worker-2\nnode/worker-3\n");
+  });
+
+  it("describes a pod with its events", async () => {
+    expect(await k("describe", "pod", "kubectl-box")).toContain("Successfully assigned default/kubectl-box to");
+  });
+
+  it("execs into the agent container and gets the exit code back", async () => {
+    const written = await k("exec", "kubectl-box", "-c", "agent", "--", "sh", "-c", "echo hi > /sandbox/f && cat /sandbox/f");
+    const failed = await k("exec", "kubectl-box", "--", "sh", "-c", "exit 4").then(() => 0, (error: { code: number }) => error.code);
+    expect([written, failed]).toEqual(["hi\n", 4]);
+  });
+
+  it("cordons and uncordons a node", async () => {
+    await k("cordon", "worker-3");
+    const cordoned = await k("get", "node", "worker-3", "-o", "jsonpath={.spec.unschedulable}");
+    await k("uncordon", "worker-3");
+    expect(cordoned).toBe("true");
+  });
+
+  it("drains the sandbox's node through the Eviction API", async () => {
+    const node = await k("get", "pod", "kubectl-box", "-o", "jsonpath={.spec.nodeName}");
+    const output = await k("drain", node, "--ignore-daemonsets", "--timeout=60s");
+    await k("uncordon", node);
+    expect(output).toContain("pod/kubectl-box evicted");
+  });
+
+  it("deletes the sandbox and its pod and claim go with it", async () => {
+    await k("delete", "sandbox", "kubectl-box");
+    await eventually(async () => {
+      if ((await k("get", "pods,pvc", "-o", "name")).trim() !== "") throw new Error("still there");
+    });
+  });
+});
