@@ -72,12 +72,12 @@ test("Sandboxes shows an honest empty state on a fresh data directory", async ({
   await page.goto("/sandboxes");
   const main = page.getByRole("main");
   await expect(main.getByRole("heading", { level: 2, name: "No sandboxes yet" })).toBeVisible();
-  await expect(main).toContainText("Kubernetes driver, which is not connected in this version");
+  await expect(main).toContainText("sandbox driver, which is not built in this version");
   await expect(main.getByRole("table")).toHaveCount(0);
   await expect(main.getByRole("button")).toHaveCount(0);
 });
 
-test("Volumes and Nodes say there is no cluster connection instead of showing rows", async ({ page }) => {
+test("Volumes and Nodes say plainly that they list nothing yet instead of showing rows", async ({ page }) => {
   for (const [path, heading] of [
     ["/volumes", "No volume claims to show"],
     ["/nodes", "No nodes to show"],
@@ -85,7 +85,7 @@ test("Volumes and Nodes say there is no cluster connection instead of showing ro
     await page.goto(path);
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 2, name: heading })).toBeVisible();
-    await expect(main).toContainText("no cluster connection yet in this version");
+    await expect(main).toContainText("does not list");
     await expect(main.getByRole("table")).toHaveCount(0);
   }
 });
@@ -119,7 +119,9 @@ test("GET /api/health answers 200 with cluster and store", async ({ request }) =
       store: expect.objectContaining({ kind: expect.stringMatching(/^(pglite|postgresql)$/) }),
     }),
   );
-  const { cluster } = body as { cluster: Record<string, unknown> };
-  expect(cluster).toHaveProperty("server");
-  expect(cluster).toHaveProperty("sandboxApiVersion");
+});
+
+test("on embedded defaults, /api/health reports the embedded simulated cluster, its address and Sandbox API version", async ({ request }) => {
+  const { cluster } = (await (await request.get("/api/health")).json()) as { cluster: Record<string, unknown> };
+  expect(cluster).toMatchObject({ mode: "embedded", server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), sandboxApiVersion: "v1beta1", connected: true });
 });

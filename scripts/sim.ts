@@ -14,10 +14,20 @@
 // BERTH_SIM_DEFAULT_STORAGE_CLASS (local-path | portable | none; default local-path).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { lockDataDir } from "../lib/platform/data-dir-lock.ts";
-import { kubeconfigPath, startSimulatedCluster, type DefaultClass } from "../lib/sim/index.ts";
+import { ConfigError, loadServerConfigFromProcess } from "../lib/config/index.ts";
+import { kubeconfigPath, startSimulatedCluster } from "../lib/sim/index.ts";
 
-const dataDir = path.resolve(process.env.BERTH_DATA_DIR || ".berth", "cluster");
+function loadConfig() {
+  try {
+    return loadServerConfigFromProcess();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+}
+
+const config = loadConfig();
+const dataDir = path.join(config.dataDir, "cluster");
 
 function fail(message: string): never {
   console.error(message);
@@ -56,27 +66,12 @@ function podPath(reference: string | undefined): string {
   return `namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
 }
 
-function defaultClassFromEnv(): DefaultClass {
-  const value = process.env.BERTH_SIM_DEFAULT_STORAGE_CLASS ?? "local-path";
-  if (value === "none") return null;
-  if (value === "local-path" || value === "portable") return value;
-  return fail(`BERTH_SIM_DEFAULT_STORAGE_CLASS = ${JSON.stringify(value)}: allowed are local-path, portable, none`);
-}
-
 async function start(): Promise<void> {
-  const lock = lockDataDir(path.dirname(dataDir));
-  const cluster = await startSimulatedCluster({
-    dataDir,
-    port: process.env.BERTH_SIM_PORT ? Number(process.env.BERTH_SIM_PORT) : 0,
-    clockScale: process.env.BERTH_SIM_CLOCK_SCALE ? Number(process.env.BERTH_SIM_CLOCK_SCALE) : 1,
-    workers: process.env.BERTH_SIM_WORKERS ? Number(process.env.BERTH_SIM_WORKERS) : 3,
-    defaultStorageClass: defaultClassFromEnv(),
-  });
+  const cluster = await startSimulatedCluster({ dataDir, ...config.simulator });
   console.log(`Simulated cluster serving at ${cluster.serverUrl}`);
   console.log(`kubeconfig: ${kubeconfigPath(dataDir)}   (export KUBECONFIG=${kubeconfigPath(dataDir)})`);
   const stop = async () => {
     await cluster.stop();
-    lock.release();
     process.exit(0);
   };
   process.once("SIGINT", () => void stop());

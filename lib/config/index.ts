@@ -9,3 +9,4 @@ export {
   type ServerConfig,
 } from "./server-config.ts";
 export { GATEWAY_KEYS, environmentVariableFor, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
+export { simulatorConfigSchema, SIMULATOR_VARIABLES, type SimulatorConfig } from "./simulator-config.ts";

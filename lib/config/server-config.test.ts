@@ -157,3 +157,18 @@ describe("the cluster mode", () => {
     expect(loadServerConfig(inputs({ BERTH_CLUSTER: "embedded", KUBECONFIG: "/k" })).cluster.mode).toBe("embedded");
   });
 });
+
+describe("the simulated cluster's settings", () => {
+  it("default to three workers on real time with local-path as the default class", () => {
+    expect(loadServerConfig(inputs()).simulator).toEqual({ port: 0, clockScale: 1, workers: 3, defaultStorageClass: "local-path" });
+  });
+
+  it("take 'none' as a cluster without a default StorageClass", () => {
+    expect(loadServerConfig(inputs({ BERTH_SIM_DEFAULT_STORAGE_CLASS: "none" })).simulator.defaultStorageClass).toBeNull();
+  });
+
+  it("refuse a clock scale that is not positive, naming the variable", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_SIM_CLOCK_SCALE: "0" })));
+    expect(problem).toMatch(/^BERTH_SIM_CLOCK_SCALE = "0": /);
+  });
+});

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CLUSTER_MODES, type ClusterMode } from "../domain/cluster-mode.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
 import type { StoreLocation } from "../store/open-store.ts";
+import { resolveSimulator, type SimulatorConfig } from "./simulator-config.ts";
 import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
 
 // The server's configuration, read once at start from the environment and an optional file
@@ -23,6 +24,7 @@ export interface ServerConfig {
   store: StoreLocation;
   dataDir: string;
   cluster: { mode: ClusterMode; kubeconfig: string | null };
+  simulator: SimulatorConfig;
   configFile: string | null;
 }
 
@@ -148,8 +150,9 @@ export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const gateway = resolveGateway(inputs, fromFile, configFile, problems);
   const store = resolveStore(inputs, dataDir, problems);
   const cluster = resolveCluster(inputs, problems);
-  if (problems.length > 0 || !gateway || !store || !cluster) throw new ConfigError(problems);
-  return { ...gateway, store, dataDir, cluster, configFile };
+  const simulator = resolveSimulator(inputs.env, problems);
+  if (problems.length > 0 || !gateway || !store || !cluster || !simulator) throw new ConfigError(problems);
+  return { ...gateway, store, dataDir, cluster, simulator, configFile };
 }
 
 /** The configuration of this process, from its real environment and file system. */

@@ -1,4 +1,5 @@
 import type { Health } from "../domain/health.ts";
+import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import type { Runtime } from "./runtime.ts";
 
 const VERSION = process.env.npm_package_version ?? "0.1.0";
@@ -12,13 +13,17 @@ export async function checkHealth(runtime: Runtime): Promise<Health> {
   } catch (error) {
     store = { kind: runtime.store.kind, ok: false, message: `The store does not answer: ${(error as Error).message}` };
   }
+  const { connection } = runtime.cluster;
+  const discovery = await discoverSandboxApi(connection);
   const cluster: Health["cluster"] = {
-    mode: runtime.config.cluster.mode,
-    server: null,
-    sandboxApiVersion: null,
-    connected: false,
-    message: "This version of Berth does not connect to a Kubernetes cluster yet: the driver is not built.",
+    mode: connection.mode,
+    server: connection.server,
+    sandboxApiVersion: discovery.ok ? discovery.version : null,
+    connected: discovery.ok || discovery.reason === "not-installed",
+    message: discovery.ok
+      ? `Connected; the cluster serves agents.x-k8s.io/${discovery.version} Sandboxes.${connection.mode === "embedded" ? " This is Berth's embedded simulated cluster, a demo and test double." : ""}`
+      : discovery.message,
   };
-  const status = !store.ok ? "failing" : cluster.connected ? "ok" : "degraded";
+  const status = !store.ok ? "failing" : discovery.ok ? "ok" : "degraded";
   return { status, version: VERSION, startedAt: runtime.startedAt.toISOString(), cluster, store };
 }

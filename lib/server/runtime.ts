@@ -4,10 +4,12 @@
 // same directory in the same process would corrupt it as surely as a second process.
 import { loadServerConfigFromProcess, type ServerConfig } from "../config/index.ts";
 import { openStore, type Store } from "../store/index.ts";
+import { openCluster, type RuntimeCluster } from "./cluster.ts";
 
 export interface Runtime {
   config: ServerConfig;
   store: Store;
+  cluster: RuntimeCluster;
   startedAt: Date;
   /** How long configuration and store took to become ready at start. */
   startupMs: number;
@@ -28,8 +30,15 @@ async function start(): Promise<Runtime> {
   const began = performance.now();
   const config = loadServerConfigFromProcess();
   const store = await openStore(config.store);
-  const runtime = { config, store, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
-  const stop = () => void store.close().finally(() => process.exit(0));
+  let cluster: RuntimeCluster;
+  try {
+    cluster = await openCluster(config);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const runtime = { config, store, cluster, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const stop = () => void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   return runtime;

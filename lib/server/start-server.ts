@@ -1,3 +1,4 @@
+import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import { getRuntime } from "./runtime.ts";
 
 /**
@@ -6,11 +7,14 @@ import { getRuntime } from "./runtime.ts";
  */
 export async function startServer(): Promise<void> {
   try {
-    const { config, store, startupMs } = await getRuntime();
+    const { config, store, cluster, startupMs } = await getRuntime();
     const where = config.store.kind === "pglite" ? `embedded PGlite in ${config.store.dataDir}` : "PostgreSQL";
+    const { mode, server } = cluster.connection;
     console.log(
-      `Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster mode ${config.cluster.mode}`,
+      `Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster ${mode} at ${server}`,
     );
+    const discovery = await discoverSandboxApi(cluster.connection);
+    if (!discovery.ok) console.warn(`Warning: ${discovery.message}`);
     for (const name of store.migrations.changed) {
       console.warn(`Warning: migration ${name} was changed after it was applied; the change was not run.`);
     }

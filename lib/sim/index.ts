@@ -3,6 +3,7 @@
 // cluster is configured) and then, like any cluster, through its HTTP API.
 import { bindPod } from "./api/binding.ts";
 import { evictPod } from "./api/eviction.ts";
+import { lockDataDir } from "../platform/data-dir-lock.ts";
 import type { Clock } from "./clock.ts";
 import { ClaimProtectionController } from "./controllers/claim-protection.ts";
 import { DisruptionController } from "./controllers/disruption-controller.ts";
@@ -36,8 +37,11 @@ export interface SimulatedClusterOptions {
 
 /** Starts the simulated cluster with every simulated controller, the default topology and the fault API. */
 export async function startSimulatedCluster(options: SimulatedClusterOptions = {}): Promise<SimCluster> {
+  // One process at a time may own a persisted cluster: two would overwrite each other's state.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   let binder: VolumeBinder | undefined;
   const cluster = await SimCluster.start({
+    onStop: () => lock?.release(),
     dataDir: options.dataDir,
     port: options.port,
     clockScale: options.clockScale,
@@ -66,6 +70,9 @@ export async function startSimulatedCluster(options: SimulatedClusterOptions = {
       if (!binder) throw new Error("the volume controllers are not running");
       binder.failProvisioning(storageClass, message);
     },
+  }).catch((error: unknown) => {
+    lock?.release();
+    throw error;
   });
   return cluster;
 }

@@ -39,6 +39,8 @@ export interface SimClusterOptions {
   /** Objects to create in a new cluster besides namespaces and nodes (storage classes…). */
   seed?: () => { ref: ResourceRef; object: KubeObject }[];
   log?: (line: string) => void;
+  /** Called once the cluster has stopped and saved its state. */
+  onStop?: () => void;
 }
 
 export interface SimParts {
@@ -239,6 +241,7 @@ export class SimCluster {
     for (const loop of this.loops) loop.stop();
     this.save();
     await this.server.close();
+    this.options.onStop?.();
   }
 }
 

@@ -11,8 +11,8 @@ export default function NodesPage() {
       <PageHeader title="Nodes" description="Cluster nodes, the sandboxes running on each, and planned maintenance." />
       <EmptyState icon={<NodeIcon />} title="No nodes to show">
         <p>
-          Berth has no cluster connection yet in this version, so there are no nodes to list. Nodes and the sandboxes
-          on them will appear here once Berth is connected to a cluster.
+          This version of Berth does not list nodes yet: that comes with its sandbox driver. Nodes and the sandboxes on
+          them will appear here, with planned maintenance.
         </p>
       </EmptyState>
     </>

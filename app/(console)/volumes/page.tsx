@@ -14,9 +14,8 @@ export default function VolumesPage() {
       />
       <EmptyState icon={<VolumeIcon />} title="No volume claims to show">
         <p>
-          Berth has no cluster connection yet in this version, so there are no claims to list. Workspace and extra
-          volume claims will appear here, with their owner, binding and storage class, once Berth is connected to a
-          cluster.
+          This version of Berth does not list claims yet: that comes with its sandbox driver. Workspace and extra
+          volume claims will appear here with their owner, binding and storage class.
         </p>
       </EmptyState>
     </>

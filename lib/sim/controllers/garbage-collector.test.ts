@@ -4,6 +4,7 @@ import { refs } from "../k8s-objects.ts";
 import type { StoredObject } from "../objects.ts";
 import { ObjectStore } from "../store/object-store.ts";
 import { AgentSandboxController } from "./agent-sandbox-controller.ts";
+import { ClaimProtectionController } from "./claim-protection.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from "./garbage-collector.ts";
 import { finishTermination, pod, settle, startLoops, stopLoops } from "./gc-test-support.ts";
@@ -60,7 +61,8 @@ const get = (ref: typeof refs.pods | typeof refs.leases | typeof refs.sandboxes 
 
 describe("the garbage collector", () => {
   it("deletes a Sandbox's pod and claims when the Sandbox is deleted in the background", async () => {
-    loops = startLoops(store, clock, new AgentSandboxController(store, clock), collector);
+    // Claims carry kubernetes.io/pvc-protection: its controller lets them go once no pod uses them.
+    loops = startLoops(store, clock, new AgentSandboxController(store, clock), new ClaimProtectionController(store), collector);
     sandbox("box", true);
     await settle(loops);
     expect(get(refs.pods, "box")).toBeDefined();

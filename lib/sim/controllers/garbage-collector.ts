@@ -42,7 +42,7 @@ const ignoreGone = (error: unknown) => {
 
 export class GarbageCollector implements Reconciler {
   readonly name = "garbage-collector";
-  readonly index = new OwnerIndex();
+  private readonly index = new OwnerIndex();
 
   constructor(
     private readonly store: ObjectStore,

@@ -1,0 +1,77 @@
+import { ApisApi, KubeConfig } from "@kubernetes/client-node";
+import type { ClusterMode } from "../domain/cluster-mode.ts";
+import { SANDBOX_API_GROUP, SANDBOX_API_VERSIONS, type SandboxApiVersion } from "../domain/sandbox-api.ts";
+
+// How Berth reaches Kubernetes: the one KubeConfig every other part of lib/kube uses, whether it
+// points at a real cluster (kubeconfig, in-cluster service account) or at the embedded
+// simulated one, which is reached over HTTP exactly like a real one.
+
+export interface ClusterConnection {
+  mode: ClusterMode;
+  /** The API server's address. */
+  server: string;
+  kubeConfig: KubeConfig;
+}
+
+export class ClusterConfigurationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ClusterConfigurationError";
+  }
+}
+
+/** A connection to a real cluster, from a kubeconfig file or the pod's service account. */
+export function connectToRealCluster(mode: Exclude<ClusterMode, "embedded">, kubeconfigPath: string | null): ClusterConnection {
+  const kubeConfig = new KubeConfig();
+  try {
+    if (mode === "in-cluster") kubeConfig.loadFromCluster();
+    else if (kubeconfigPath) kubeConfig.loadFromFile(kubeconfigPath);
+    else kubeConfig.loadFromDefault();
+  } catch (error) {
+    throw new ClusterConfigurationError(
+      mode === "in-cluster"
+        ? `Cannot use the pod's service account: ${(error as Error).message}`
+        : `Cannot read the kubeconfig ${kubeconfigPath ?? "(default location)"}: ${(error as Error).message}. Check KUBECONFIG, or unset it to use the embedded cluster.`,
+      { cause: error },
+    );
+  }
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new ClusterConfigurationError(`The kubeconfig ${kubeconfigPath ?? ""} has no current cluster: set current-context.`);
+  return { mode, server: cluster.server, kubeConfig };
+}
+
+/** A connection to a cluster served at `server` without authentication (the embedded one). */
+export function connectToEmbeddedCluster(server: string): ClusterConnection {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: "berth-embedded", server, skipTLSVerify: true }],
+    users: [{ name: "berth-embedded" }],
+    contexts: [{ name: "berth-embedded", cluster: "berth-embedded", user: "berth-embedded" }],
+    currentContext: "berth-embedded",
+  });
+  return { mode: "embedded", server, kubeConfig };
+}
+
+export type SandboxApiDiscovery =
+  | { ok: true; version: SandboxApiVersion }
+  | { ok: false; reason: "unreachable" | "not-installed"; message: string };
+
+/** Which Sandbox version the cluster serves: v1beta1 when it can, else the deprecated v1alpha1. */
+export async function discoverSandboxApi(connection: ClusterConnection): Promise<SandboxApiDiscovery> {
+  let groups;
+  try {
+    groups = await connection.kubeConfig.makeApiClient(ApisApi).getAPIVersions();
+  } catch (error) {
+    return { ok: false, reason: "unreachable", message: `The Kubernetes API at ${connection.server} does not answer: ${(error as Error).message}` };
+  }
+  const served = groups.groups.find((group) => group.name === SANDBOX_API_GROUP)?.versions.map((entry) => entry.version) ?? [];
+  const version = SANDBOX_API_VERSIONS.find((candidate) => served.includes(candidate));
+  if (!version) {
+    return {
+      ok: false,
+      reason: "not-installed",
+      message: `The cluster at ${connection.server} does not serve ${SANDBOX_API_GROUP} (${SANDBOX_API_VERSIONS.join(" or ")}): install the agent-sandbox controller and its CRDs (kubernetes-sigs/agent-sandbox).`,
+    };
+  }
+  return { ok: true, version };
+}
