@@ -1,6 +1,7 @@
 // `npm run bench`: fixed workloads, medians and ratios, printed as tables.
 // Set BERTH_BENCH_DATABASE_URL (or BERTH_TEST_DATABASE_URL) to compare PGlite with PostgreSQL.
 import { ms } from "./measure.ts";
+import { benchSimulatedCluster } from "./sim.bench.ts";
 import { benchStore } from "./store.bench.ts";
 
 const postgresUrl = process.env.BERTH_BENCH_DATABASE_URL ?? process.env.BERTH_TEST_DATABASE_URL;
@@ -17,3 +18,11 @@ pglite!.measurements.forEach((m, i) => {
   const extra = other ? ` ${ms(other.medianMs)} | ${ms(other.p95Ms)} | ${(m.medianMs / other.medianMs).toFixed(2)} |` : "";
   console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |${extra}`);
 });
+
+const sim = await benchSimulatedCluster();
+console.log(`\nSimulated cluster: 10,000 sandboxes (Sandbox + pod + claim + volume each) seeded in ${sim.seedMs.toFixed(0)} ms; memory for them: heap +${sim.heapMiB.toFixed(0)} MiB, RSS +${sim.rssMiB.toFixed(0)} MiB.\n`);
+console.log("| simulated API request (client-node) | runs | median ms | p95 ms |\n|---|---:|---:|---:|");
+for (const m of sim.measurements) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
+const f = sim.fanOut;
+console.log(`\n| watch fan-out | watchers | changes | events delivered | all delivered after ms | events/s |\n|---|---:|---:|---:|---:|---:|`);
+console.log(`| pods, from one resourceVersion | ${f.watchers} | ${f.changes} | ${f.deliveredEvents} | ${f.allDeliveredMs.toFixed(0)} | ${f.eventsPerSecond.toFixed(0)} |`);
