@@ -58,7 +58,7 @@ export async function startSimulatedCluster(options: SimulatedClusterOptions = {
         new ClaimProtectionController(parts.store),
         new SnapshotController({ store: parts.store, clock: parts.clock, recorder: parts.recorder, volumes: parts.volumes }),
         new GarbageCollector(parts.store, parts.recorder),
-        new NamespaceController(parts.store, parts.clock),
+        new NamespaceController(parts.store, parts.clock, { orderedDeletion: true }),
         new DisruptionController(parts.store, parts.clock, parts.recorder),
       ];
     },

@@ -64,7 +64,7 @@ interface PersistedState {
 
 const SAVE_DEBOUNCE_MS = 500;
 
-const podGracePeriod = (pod: StoredObject) => strategyFor(resourceFor("", "pods")).defaultGracePeriodSeconds?.(pod) ?? 0;
+const podGracePeriod = (pod: StoredObject) => strategyFor(resourceFor("", "pods")).deletionGracePeriodSeconds?.(pod) ?? 0;
 
 export class SimCluster {
   readonly store: ObjectStore;

@@ -1,6 +1,6 @@
 import { refs } from "../k8s-objects.ts";
 import type { KubeObject, StoredObject } from "../objects.ts";
-import type { StatusError } from "../status-error.ts";
+import { StatusError } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { addClaimProtection } from "../controllers/claim-protection.ts";
 import { admitClaimResize } from "../controllers/volume-binder.ts";
@@ -14,11 +14,25 @@ import { strategyFor } from "./strategies.ts";
 // through here too, exactly as if they had been POSTed.
 
 export function admitCreate(store: ObjectStore, definition: ResourceDefinition, object: KubeObject): void {
+  refuseInTerminatingNamespace(store, definition, object);
   strategyFor(definition).prepareForCreate?.(object);
   if (definition.group === "" && definition.resource === "persistentvolumeclaims") {
     applyDefaultStorageClass(object, store.list(refs.storageClasses));
     addClaimProtection(object);
   }
+}
+
+/** NamespaceLifecycle: nothing new in a namespace that is being deleted. */
+function refuseInTerminatingNamespace(store: ObjectStore, definition: ResourceDefinition, object: KubeObject): void {
+  const namespace = object.metadata.namespace;
+  if (!definition.namespaced || !namespace) return;
+  if (!store.peek(refs.namespaces, undefined, namespace)?.metadata.deletionTimestamp) return;
+  const name = object.metadata.name ?? object.metadata.generateName ?? "";
+  throw StatusError.of(403, "Forbidden", `${definition.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+    name,
+    kind: definition.resource,
+    causes: [{ reason: "NamespaceTerminating", message: `namespace ${namespace} is being terminated`, field: "metadata.namespace" }],
+  });
 }
 
 /** A refusal of an update by an admission plugin, or null. */

@@ -1,3 +1,4 @@
+import { podDeletionGrace } from "./strategies.ts";
 import type { Clock } from "../clock.ts";
 import {
   budgetSelectorOrNothing,
@@ -97,15 +98,6 @@ const canIgnoreBudget = (pod: StoredObject) => isTerminal(pod) || podPhase(pod) 
 const shouldEnforceResourceVersion = (pod: StoredObject) => !isTerminal(pod) && !pod.metadata.deletionTimestamp;
 
 /** podStrategy.CheckGracefulDelete: the grace period a delete of this pod gets. */
-export function podDeletionGrace(pod: KubeObject, requested?: number): number {
-  const spec = record(pod.spec);
-  let period = requested ?? (typeof spec.terminationGracePeriodSeconds === "number" ? spec.terminationGracePeriodSeconds : 0);
-  if (!spec.nodeName) period = 0;
-  if (isTerminal(pod)) period = 0;
-  if (period < 0) period = 1;
-  return period;
-}
-
 /** The budgets in the pod's namespace whose (valid) selector matches it. */
 function budgetsFor(store: ObjectStore, pod: StoredObject): StoredObject[] {
   return store.list(refs.budgets, pod.metadata.namespace).filter((pdb) => budgetSelectorOrNothing(pdb)?.matches(pod.metadata.labels ?? {}) ?? false);

@@ -38,13 +38,9 @@ function checkNamespace(context: HandlerContext, target: Target): void {
   }
 }
 
-function requireNamespaceForWrite(context: HandlerContext, namespace: string): void {
-  const found = context.store.peek({ group: "", resource: "namespaces" }, undefined, namespace);
-  if (!found) throw StatusError.notFound({ group: "", resource: "namespaces" }, namespace);
-  if (found.metadata.deletionTimestamp) {
-    throw StatusError.of(403, "Forbidden", `${namespace} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
-      causes: [{ reason: "NamespaceTerminating", message: `namespace ${namespace} is being terminated`, field: "metadata.namespace" }],
-    });
+function requireNamespace(context: HandlerContext, namespace: string): void {
+  if (!context.store.peek({ group: "", resource: "namespaces" }, undefined, namespace)) {
+    throw StatusError.notFound({ group: "", resource: "namespaces" }, namespace);
   }
 }
 
@@ -157,7 +153,7 @@ function create(context: HandlerContext, target: Target, body: KubeObject, dryRu
   const { definition, path } = target;
   checkTypeOfBody(target, body);
   checkNamespaceOfBody(target, body);
-  if (definition.namespaced) requireNamespaceForWrite(context, path.namespace!);
+  if (definition.namespaced) requireNamespace(context, path.namespace!);
   const object = fromVersion(definition, body, path.version);
   admitCreate(context.store, definition, object);
   validateOrThrow(definition, object);
@@ -202,7 +198,7 @@ function deleteOne(context: HandlerContext, target: Target, query: URLSearchPara
   const current = context.store.peek(definition, path.namespace, path.name!);
   if (!current) throw StatusError.notFound(definition, path.name!);
   const requestedGrace = queryInteger(query, "gracePeriodSeconds") ?? (typeof deleteOptions.gracePeriodSeconds === "number" ? deleteOptions.gracePeriodSeconds : undefined);
-  const grace = requestedGrace ?? strategyFor(definition).defaultGracePeriodSeconds?.(current) ?? 0;
+  const grace = strategyFor(definition).deletionGracePeriodSeconds?.(current, requestedGrace) ?? requestedGrace ?? 0;
   const policy = query.get("propagationPolicy") ?? (typeof deleteOptions.propagationPolicy === "string" ? deleteOptions.propagationPolicy : "Background");
   if (!["Background", "Foreground", "Orphan"].includes(policy)) {
     throw StatusError.badRequest(`Invalid propagationPolicy: ${JSON.stringify(policy)}: supported values: "Background", "Foreground", "Orphan"`);

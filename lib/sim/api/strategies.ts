@@ -11,8 +11,8 @@ export interface Strategy {
   prepareForCreate?(object: KubeObject): void;
   validate?(object: KubeObject): StatusCause[];
   validateUpdate?(object: KubeObject, old: StoredObject): StatusCause[];
-  /** Grace period a delete without one waits for; 0 (the default) deletes at once. */
-  defaultGracePeriodSeconds?(object: StoredObject): number;
+  /** The grace period of a delete (`requested`: what the client asked for); 0 deletes at once. */
+  deletionGracePeriodSeconds?(object: KubeObject, requested?: number): number;
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -117,14 +117,20 @@ const podStrategy: Strategy = {
       ? []
       : [forbidden("spec", "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)")];
   },
-  defaultGracePeriodSeconds(object) {
-    const spec = record(object.spec);
-    const phase = record(object.status).phase;
-    // An unscheduled or finished pod has nothing for a kubelet to stop: it goes at once.
-    if (!spec.nodeName || phase === "Failed" || phase === "Succeeded") return 0;
-    return typeof spec.terminationGracePeriodSeconds === "number" ? spec.terminationGracePeriodSeconds : 30;
-  },
+  deletionGracePeriodSeconds: podDeletionGrace,
 };
+
+/**
+ * The pod strategy's CheckGracefulDelete: the requested grace, else the pod's own; an
+ * unscheduled or finished pod has nothing for a kubelet to stop and goes at once.
+ */
+export function podDeletionGrace(pod: KubeObject, requested?: number): number {
+  const spec = record(pod.spec);
+  const phase = record(pod.status).phase;
+  if (!spec.nodeName || phase === "Failed" || phase === "Succeeded") return 0;
+  const period = requested ?? (typeof spec.terminationGracePeriodSeconds === "number" ? spec.terminationGracePeriodSeconds : 30);
+  return period < 0 ? 1 : period;
+}
 
 const ACCESS_MODES = ["ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"];
 

@@ -231,7 +231,7 @@ export class GarbageCollector implements Reconciler {
     try {
       this.store.delete(address.ref, address.namespace, address.name, {
         preconditions: { uid: object.metadata.uid },
-        gracePeriodSeconds: strategyFor(definition).defaultGracePeriodSeconds?.(object) ?? 0,
+        gracePeriodSeconds: strategyFor(definition).deletionGracePeriodSeconds?.(object) ?? 0,
         addFinalizers: policy === "Foreground" ? [FOREGROUND_FINALIZER] : policy === "Orphan" ? [ORPHAN_FINALIZER] : [],
       });
     } catch (error) {

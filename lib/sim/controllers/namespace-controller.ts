@@ -162,7 +162,7 @@ export class NamespaceController implements Reconciler {
         try {
           this.store.delete(definition, name, object.metadata.name, {
             preconditions: { uid: object.metadata.uid },
-            gracePeriodSeconds: strategyFor(definition).defaultGracePeriodSeconds?.(object) ?? 0,
+            gracePeriodSeconds: strategyFor(definition).deletionGracePeriodSeconds?.(object) ?? 0,
           });
         } catch (error) {
           if (!(error instanceof StatusError && (error.status.reason === "NotFound" || error.status.reason === "Conflict"))) throw error;

@@ -49,6 +49,12 @@ function specChanged(before: KubeObject, after: KubeObject): boolean {
   return !deepEqual(strip(before), strip(after));
 }
 
+/** A namespace stays, Terminating, while its spec.finalizers are not empty (not metadata's). */
+function heldBySpec(object: KubeObject): boolean {
+  const finalizers = (object.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  return object.kind === "Namespace" && Array.isArray(finalizers) && finalizers.length > 0;
+}
+
 export interface ObjectStoreSnapshot {
   revision: number;
   objects: { resource: string; object: StoredObject }[];
@@ -179,7 +185,9 @@ export class ObjectStore {
     }
     if (options.dryRun) return clone(next);
     if (deepEqual(next, current)) return clone(current);
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length)) {
+    // The last finalizer going removes the object, unless a grace period is still running (the
+    // kubelet ends that) or a namespace still has content to finalize.
+    if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !heldBySpec(next) && !current.metadata.deletionGracePeriodSeconds) {
       return this.remove(ref, current, next);
     }
     const revision = this.nextRevision();
@@ -221,7 +229,7 @@ export class ObjectStore {
     }
     const grace = options.gracePeriodSeconds ?? 0;
     const finalizers = [...new Set([...(current.metadata.finalizers ?? []), ...(options.addFinalizers ?? [])])];
-    const held = finalizers.length > 0 || grace > 0;
+    const held = finalizers.length > 0 || grace > 0 || heldBySpec(current);
     if (options.dryRun) return { object: clone(current), deleted: !held };
     if (!held) return { object: this.remove(ref, current, current), deleted: true };
     const next = clone(current);
