@@ -9,7 +9,9 @@ import { ScaledClock, type Clock } from "./clock.ts";
 import { AgentSandboxController } from "./controllers/agent-sandbox-controller.ts";
 import { EventRecorder } from "./controllers/event-recorder.ts";
 import { Kubelet } from "./controllers/kubelet.ts";
+import { EventExpiry } from "./controllers/event-ttl.ts";
 import { NodeHeartbeats, NodeLifecycleController, TaintEvictionController } from "./controllers/node-lifecycle.ts";
+import { PodGarbageCollector } from "./controllers/pod-gc.ts";
 import { ReconcileLoop, type Reconciler } from "./controllers/reconciler.ts";
 import { Faults } from "./faults.ts";
 import { refs } from "./k8s-objects.ts";
@@ -75,6 +77,7 @@ export class SimCluster {
   readonly recorder: EventRecorder;
   private readonly loops: ReconcileLoop[] = [];
   private readonly heartbeats: NodeHeartbeats;
+  private readonly eventExpiry: EventExpiry;
   private readonly server: ApiServer;
   private url = "";
   private saveTimer: NodeJS.Timeout | undefined;
@@ -128,6 +131,7 @@ export class SimCluster {
     this.faultApi = faultRoutes(faults, () => this.describe());
     for (const name of restored?.nodesDown ?? []) this.faults.nodesDown.add(name);
     this.heartbeats = new NodeHeartbeats(this.store, this.clock, this.faults.nodeIsUp);
+    this.eventExpiry = new EventExpiry(this.store, this.clock);
   }
 
   private readonly faultApi: ReturnType<typeof faultRoutes>;
@@ -173,6 +177,7 @@ export class SimCluster {
       this.kubelet,
       new NodeLifecycleController(this.store, this.clock, this.recorder),
       new TaintEvictionController(this.store, this.clock, this.recorder, podGracePeriod),
+      new PodGarbageCollector(this.store, this.clock),
       ...(this.options.controllers?.(parts) ?? []),
     ];
     for (const reconciler of reconcilers) {
@@ -181,6 +186,7 @@ export class SimCluster {
       loop.start();
     }
     this.heartbeats.start();
+    this.eventExpiry.start();
     this.url = await this.server.listen(this.options.port ?? 0);
     if (this.options.dataDir) {
       writeKubeconfig(this.options.dataDir, this.url);
@@ -238,6 +244,7 @@ export class SimCluster {
     this.unsubscribeSave();
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.heartbeats.stop();
+    this.eventExpiry.stop();
     for (const loop of this.loops) loop.stop();
     this.save();
     await this.server.close();

@@ -239,7 +239,10 @@ export class Kubelet implements Reconciler {
     const stillRunning = runtime ? [...runtime.containers.values()].filter((container) => container.running) : [];
     if (runtime && !runtime.terminating) {
       runtime.terminating = true;
-      for (const container of stillRunning) this.event(pod, "Normal", "Killing", `Stopping container ${container.name}`);
+      for (const container of stillRunning) {
+        this.event(pod, "Normal", "Killing", `Stopping container ${container.name}`);
+        this.runPreStop(pod, container.name, deadline - now);
+      }
     }
     // Agent containers run `sleep infinity` as PID 1, which ignores SIGTERM: they stop when the
     // grace period runs out, as on a real node.
@@ -251,6 +254,21 @@ export class Kubelet implements Reconciler {
     } catch (error) {
       if (!(error instanceof StatusError && (error.code === 404 || error.code === 409))) throw error;
     }
+  }
+
+  /** A container's preStop exec hook runs first and counts against the grace period. */
+  private runPreStop(pod: StoredObject, containerName: string, budgetMs: number): void {
+    const container = list(record(pod.spec).containers).find((one) => one.name === containerName);
+    const command = list<string>(record(record(record(container?.lifecycle).preStop).exec).command);
+    if (!container || command.length === 0) return;
+    const abort = new AbortController();
+    const cancel = this.options.clock.after(Math.max(0, budgetMs), () => abort.abort(new Error("grace period over")));
+    void runCommand(command, { ...this.containerShell(pod, container), signal: abort.signal }).then((result) => {
+      cancel();
+      if (result.exitCode !== 0) {
+        this.event(pod, "Warning", "FailedPreStopHook", `PreStopHook failed: command '${command.join(" ")}' exited with ${result.exitCode}: ${result.stderr}`);
+      }
+    });
   }
 
   private forget(runtime: PodRuntime): void {
@@ -324,15 +342,25 @@ export class Kubelet implements Reconciler {
 
   private async runContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, abort: AbortController): Promise<CommandResult> {
     const argv = [...list<string>(container.command), ...list<string>(container.args)];
-    // No command: the image's entrypoint, which for sandbox images waits forever.
-    const result: CommandResult = argv.length === 0
-      ? await this.options.clock.sleep(Number.POSITIVE_INFINITY, abort.signal).then(() => ({ exitCode: 0, stdout: "", stderr: "" }), () => ({ exitCode: 137, stdout: "", stderr: "" }))
-      : await runCommand(argv, { ...this.containerShell(pod, container), signal: abort.signal });
-    // A program that cannot start is the runtime's StartError: exit code 128.
-    if (result.startFailure) return { ...result, exitCode: 128, stderr: result.startFailure.message };
     const name = String(container.name);
-    const log = (runtime.logs.get(name) ?? "") + result.stdout + result.stderr;
-    runtime.logs.set(name, log.length > MAX_LOG_CHARS ? log.slice(-MAX_LOG_CHARS) : log);
+    // The container log is written as the process prints, as a real runtime's log file is.
+    const appendLog = (text: string) => {
+      const log = (runtime.logs.get(name) ?? "") + text;
+      runtime.logs.set(name, log.length > MAX_LOG_CHARS ? log.slice(-MAX_LOG_CHARS) : log);
+    };
+    // No command: the image's entrypoint, which for sandbox images waits forever.
+    if (argv.length === 0) {
+      return this.options.clock.sleep(Number.POSITIVE_INFINITY, abort.signal).then(
+        () => ({ exitCode: 0, stdout: "", stderr: "" }),
+        () => ({ exitCode: 137, stdout: "", stderr: "" }),
+      );
+    }
+    const result = await runCommand(argv, { ...this.containerShell(pod, container), signal: abort.signal, onStdout: appendLog, onStderr: appendLog });
+    // A program that cannot start is the runtime's StartError: exit code 128.
+    if (result.startFailure) {
+      appendLog(result.startFailure.message + "\n");
+      return { ...result, exitCode: 128, stderr: result.startFailure.message };
+    }
     return result;
   }
 

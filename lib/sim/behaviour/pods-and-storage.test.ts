@@ -1,0 +1,177 @@
+import { ApiException, Watch, type V1Pod } from "@kubernetes/client-node";
+import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "../testing/eventually.ts";
+import { execIn } from "../testing/exec.ts";
+import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
+
+// k8s-behaviour.md: grace periods and preStop, the kubelet's pressure eviction, the pod GC,
+// event expiry, snapshots and restores, provisioning failures, and container logs.
+
+let sim: SimFixture | undefined;
+afterEach(async () => {
+  await sim?.cluster.stop();
+  sim = undefined;
+});
+
+const sandboxes = { group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes" };
+const podCondition = (pod: V1Pod, type: string) => pod.status?.conditions?.find((one) => one.type === type);
+
+async function readyPod(fixture: SimFixture, name: string): Promise<V1Pod> {
+  return eventually(async () => {
+    const pod = await fixture.core.readNamespacedPod({ namespace: "default", name });
+    if (podCondition(pod, "Ready")?.status !== "True") throw new Error("not ready");
+    return pod;
+  });
+}
+
+async function status(promise: Promise<unknown>): Promise<number> {
+  return promise.then(() => 200, (error: ApiException<unknown>) => error.code);
+}
+
+describe("pod termination", () => {
+  it("takes the pod's grace period: the pod stays Terminating until it has passed", async () => {
+    sim = await startSimFixture({ clockScale: 10 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "slow" }, spec: { terminationGracePeriodSeconds: 5, containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
+    await readyPod(sim, "slow");
+    const began = Date.now();
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "slow" });
+    const duringGrace = await status(sim.core.readNamespacedPod({ namespace: "default", name: "slow" }));
+    await eventually(async () => {
+      if ((await status(sim!.core.readNamespacedPod({ namespace: "default", name: "slow" }))) !== 404) throw new Error("still there");
+    });
+    // 5 simulated seconds at 10× is 0.5 s of real time.
+    expect([duringGrace, Date.now() - began >= 450]).toEqual([200, true]);
+  });
+
+  it("runs the preStop hook first, whose writes to the claim survive the pod", async () => {
+    sim = await startSimFixture({ clockScale: 50 });
+    const sandbox = aSandbox({ name: "hooked" });
+    Object.assign(sandbox.spec.podTemplate.spec.containers[0]!, { lifecycle: { preStop: { exec: { command: ["sh", "-c", "echo saved > /sandbox/prestop.txt"] } } } });
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: sandbox });
+    const first = await readyPod(sim, "hooked");
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "hooked" });
+    await eventually(async () => {
+      const pod = await readyPod(sim!, "hooked");
+      if (pod.metadata!.uid === first.metadata!.uid) throw new Error("same pod");
+    });
+    expect((await execIn(sim.config, "default", "hooked", ["cat", "/sandbox/prestop.txt"])).stdout).toBe("saved\n");
+  });
+});
+
+describe("kubelet pressure eviction", () => {
+  it("leaves the pod Failed/Evicted with DisruptionTarget/TerminationByKubelet", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "pressed" }, spec: { containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
+    await readyPod(sim, "pressed");
+    await sim.fault("namespaces/default/pods/pressed/kubelet-evict", { resource: "memory" });
+    const pod = await sim.core.readNamespacedPod({ namespace: "default", name: "pressed" });
+    expect([pod.status!.phase, pod.status!.reason, podCondition(pod, "DisruptionTarget")?.reason]).toEqual(["Failed", "Evicted", "TerminationByKubelet"]);
+  });
+});
+
+describe("the pod garbage collector", () => {
+  it("force-deletes pods of a node that was deleted, marking them DeletionByPodGC", async () => {
+    sim = await startSimFixture({ clockScale: 100 });
+    const created = await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "orphan" }, spec: { nodeName: "worker-2", containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
+    let lastSeen: V1Pod | undefined;
+    const watching = await new Watch(sim.config).watch(
+      "/api/v1/namespaces/default/pods",
+      { resourceVersion: created.metadata!.resourceVersion, fieldSelector: "metadata.name=orphan" },
+      (type, pod: V1Pod) => {
+        if (type === "DELETED") lastSeen = pod;
+      },
+      () => {},
+    );
+    await sim.core.deleteNode({ name: "worker-2" });
+    await eventually(() => {
+      if (!lastSeen) throw new Error("not deleted yet");
+    });
+    watching.abort();
+    expect(podCondition(lastSeen!, "DisruptionTarget")?.reason).toBe("DeletionByPodGC");
+  });
+});
+
+describe("events", () => {
+  it("expire an hour after they were last seen", async () => {
+    sim = await startSimFixture({ clockScale: 3_000 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "chatty" }, spec: { containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
+    await eventually(async () => {
+      const list = await sim!.core.listNamespacedEvent({ namespace: "default", fieldSelector: "involvedObject.name=chatty" });
+      if (list.items.length === 0) throw new Error("no events yet");
+    });
+    await eventually(async () => {
+      const list = await sim!.core.listNamespacedEvent({ namespace: "default", fieldSelector: "involvedObject.name=chatty" });
+      if (list.items.length > 0) throw new Error("not expired yet");
+    }, { timeoutMs: 5_000 });
+  });
+});
+
+describe("volume snapshots", () => {
+  it("become ready on a snapshot-capable class and restore their contents into a new claim", async () => {
+    sim = await startSimFixture({ defaultStorageClass: "portable" });
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name: "source" }) });
+    await readyPod(sim, "source");
+    await execIn(sim.config, "default", "source", ["sh", "-c", "echo snap > /sandbox/state.txt"]);
+    await sim.custom.createNamespacedCustomObject({
+      group: "snapshot.storage.k8s.io", version: "v1", namespace: "default", plural: "volumesnapshots",
+      body: { apiVersion: "snapshot.storage.k8s.io/v1", kind: "VolumeSnapshot", metadata: { name: "source-snap" }, spec: { source: { persistentVolumeClaimName: "workspace-source" } } },
+    });
+    await eventually(async () => {
+      const snapshot = (await sim!.custom.getNamespacedCustomObject({ group: "snapshot.storage.k8s.io", version: "v1", namespace: "default", plural: "volumesnapshots", name: "source-snap" })) as { status?: { readyToUse?: boolean } };
+      if (!snapshot.status?.readyToUse) throw new Error("not ready");
+    });
+    await sim.core.createNamespacedPersistentVolumeClaim({ namespace: "default", body: { metadata: { name: "restored" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "2Gi" } }, dataSource: { apiGroup: "snapshot.storage.k8s.io", kind: "VolumeSnapshot", name: "source-snap" } } } });
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "reader" }, spec: { containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"], volumeMounts: [{ name: "data", mountPath: "/data" }] }], volumes: [{ name: "data", persistentVolumeClaim: { claimName: "restored" } }] } } });
+    await readyPod(sim, "reader");
+    expect((await execIn(sim.config, "default", "reader", ["cat", "/data/state.txt"])).stdout).toBe("snap\n");
+  });
+
+  it("report an error at once when the claim's driver cannot snapshot", async () => {
+    sim = await startSimFixture();
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name: "pinned" }) });
+    await readyPod(sim, "pinned");
+    await sim.custom.createNamespacedCustomObject({
+      group: "snapshot.storage.k8s.io", version: "v1", namespace: "default", plural: "volumesnapshots",
+      body: { apiVersion: "snapshot.storage.k8s.io/v1", kind: "VolumeSnapshot", metadata: { name: "pinned-snap" }, spec: { source: { persistentVolumeClaimName: "workspace-pinned" } } },
+    });
+    const snapshot = await eventually(async () => {
+      const read = (await sim!.custom.getNamespacedCustomObject({ group: "snapshot.storage.k8s.io", version: "v1", namespace: "default", plural: "volumesnapshots", name: "pinned-snap" })) as { status?: { error?: { message: string } } };
+      if (!read.status?.error) throw new Error("no error yet");
+      return read;
+    }, { timeoutMs: 3_000 });
+    expect(snapshot.status!.error!.message).toMatch(/snapshot/i);
+  });
+});
+
+describe("provisioning failures", () => {
+  it("surface as ProvisioningFailed on the claim and clear when the fault is lifted", async () => {
+    sim = await startSimFixture({ defaultStorageClass: "portable" });
+    await sim.fault("storageclasses/portable/fail-provisioning", { message: "quota exceeded" });
+    await sim.core.createNamespacedPersistentVolumeClaim({ namespace: "default", body: { metadata: { name: "unlucky" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } } });
+    const failure = await eventually(async () => {
+      const list = await sim!.core.listNamespacedEvent({ namespace: "default", fieldSelector: "involvedObject.name=unlucky,reason=ProvisioningFailed" });
+      if (list.items.length === 0) throw new Error("no failure yet");
+      return list.items[0]!;
+    });
+    await sim.fault("storageclasses/portable/fail-provisioning", { message: null });
+    await eventually(async () => {
+      const claim = await sim!.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "unlucky" });
+      if (claim.status?.phase !== "Bound") throw new Error("not bound");
+    });
+    expect(failure.message).toBe('failed to provision volume with StorageClass "portable": quota exceeded');
+  });
+});
+
+describe("container logs", () => {
+  it("serve what the container printed", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "talker" }, spec: { containers: [{ name: "agent", image: "busybox", command: ["sh", "-c", "echo hello from the agent; sleep infinity"] }] } } });
+    await readyPod(sim, "talker");
+    const log = await eventually(async () => {
+      const text = await sim!.core.readNamespacedPodLog({ namespace: "default", name: "talker" });
+      if (!text) throw new Error("no log yet");
+      return text;
+    });
+    expect(log).toBe("hello from the agent\n");
+  });
+});
