@@ -165,4 +165,44 @@ describe("the simulated API server", () => {
     const groups = (await (await fetch(`${url}/apis`)).json()) as { groups: { name: string }[] };
     expect([core.resources.some((r) => r.name === "pods/eviction"), groups.groups.some((g) => g.name === "agents.x-k8s.io")]).toEqual([true, true]);
   });
+
+  it("names an object from generateName", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: { metadata: { generateName: "worker-" }, spec: { containers: [{ name: "a", image: "b" }] } } });
+    expect(created.metadata!.name).toMatch(/^worker-[a-z0-9]{5}$/);
+  });
+
+  it("stores nothing on dryRun=All", async () => {
+    const pod = aPod();
+    await core.createNamespacedPod({ namespace: "default", body: pod, dryRun: "All" });
+    expect((await statusOf(core.readNamespacedPod({ namespace: "default", name: pod.metadata!.name! }))).code).toBe(404);
+  });
+
+  it("refuses a delete whose uid precondition does not match with 409", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod() });
+    const refused = await statusOf(core.deleteNamespacedPod({ namespace: "default", name: created.metadata!.name!, body: { preconditions: { uid: "not-the-uid" } } }));
+    expect(refused.code).toBe(409);
+  });
+
+  it("keeps an object with finalizers, marked with a deletionTimestamp, until they are removed", async () => {
+    const pod = aPod();
+    pod.metadata!.finalizers = ["example.com/hold"];
+    await core.createNamespacedPod({ namespace: "default", body: pod });
+    await core.deleteNamespacedPod({ namespace: "default", name: pod.metadata!.name! });
+    const held = await core.readNamespacedPod({ namespace: "default", name: pod.metadata!.name! });
+    await core.patchNamespacedPod({ namespace: "default", name: pod.metadata!.name!, body: { metadata: { finalizers: null } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    const after = await statusOf(core.readNamespacedPod({ namespace: "default", name: pod.metadata!.name! }));
+    expect([Boolean(held.metadata!.deletionTimestamp), after.code]).toEqual([true, 404]);
+  });
+
+  it("marks a foreground deletion with the foregroundDeletion finalizer", async () => {
+    const pod = aPod();
+    await core.createNamespacedPod({ namespace: "default", body: pod });
+    await core.deleteNamespacedPod({ namespace: "default", name: pod.metadata!.name!, propagationPolicy: "Foreground" });
+    const held = await core.readNamespacedPod({ namespace: "default", name: pod.metadata!.name! });
+    expect(held.metadata!.finalizers).toContain("foregroundDeletion");
+  });
+
+  it("answers a field selector the kind does not support with 400", async () => {
+    expect((await statusOf(core.listNamespacedPersistentVolumeClaim({ namespace: "default", fieldSelector: "spec.storageClassName=x" }))).code).toBe(400);
+  });
 });
