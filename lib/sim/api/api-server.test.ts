@@ -205,4 +205,18 @@ describe("the simulated API server", () => {
   it("answers a field selector the kind does not support with 400", async () => {
     expect((await statusOf(core.listNamespacedPersistentVolumeClaim({ namespace: "default", fieldSelector: "spec.storageClassName=x" }))).code).toBe(400);
   });
+
+  it("sends BOOKMARK events on a watch that asked for them", async () => {
+    const list = await core.listNamespacedPod({ namespace: "default" });
+    const types: string[] = [];
+    const watching = await new Watch(kubeConfigFor(url)).watch(
+      "/api/v1/namespaces/default/pods",
+      { resourceVersion: list.metadata!.resourceVersion, allowWatchBookmarks: true },
+      (type) => types.push(type),
+      () => {},
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    watching.abort();
+    expect(types).toContain("BOOKMARK");
+  });
 });

@@ -132,6 +132,31 @@ describe("a Sandbox", () => {
     expect(claim.status!.phase).toBe("Bound");
   });
 
+  it("comes back with its workspace files when resumed", async () => {
+    await createSandbox("box-resume");
+    await readyPod("box-resume");
+    await execIn(sim.config, "default", "box-resume", ["sh", "-c", "echo before > /sandbox/kept.txt"]);
+    const patch = (operatingMode: string) =>
+      sim.custom.patchNamespacedCustomObject({ ...sandboxes, name: "box-resume", body: { spec: { operatingMode } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await patch("Suspended");
+    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-resume" }));
+    await patch("Running");
+    await readyPod("box-resume");
+    expect((await execIn(sim.config, "default", "box-resume", ["cat", "/sandbox/kept.txt"])).stdout).toBe("before\n");
+  });
+
+  it("with an emptyDir workspace starts every new pod with an empty workspace", async () => {
+    await createSandbox("box-ephemeral", { volumeClaimTemplates: [], volumes: [{ name: "workspace", emptyDir: {} }] });
+    const first = await readyPod("box-ephemeral");
+    await execIn(sim.config, "default", "box-ephemeral", ["sh", "-c", "echo gone > /sandbox/lost.txt"]);
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "box-ephemeral", gracePeriodSeconds: 0 });
+    await eventually(async () => {
+      const pod = await readyPod("box-ephemeral");
+      if (pod.metadata!.uid === first.metadata!.uid) throw new Error("same pod");
+    });
+    expect((await execIn(sim.config, "default", "box-ephemeral", ["sh", "-c", "test -e /sandbox/lost.txt"])).exitCode).toBe(1);
+  });
+
   it("takes its pod and claims with it when deleted", async () => {
     await createSandbox("box-delete");
     await readyPod("box-delete");
