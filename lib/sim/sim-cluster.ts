@@ -217,7 +217,13 @@ export class SimCluster {
     if (this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      this.save();
+      try {
+        this.save();
+      } catch (error) {
+        // A full disk must not take the console down; the next change tries again.
+        this.options.log?.(`saving the simulated cluster's state failed: ${(error as Error).message}`);
+        console.error("simulated cluster: saving state failed", error);
+      }
     }, SAVE_DEBOUNCE_MS);
     this.saveTimer.unref?.();
   }

@@ -1,4 +1,5 @@
 import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch, type V1Pod } from "@kubernetes/client-node";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
 import { ObjectStore } from "../store/object-store.ts";
@@ -218,5 +219,45 @@ describe("the simulated API server", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     watching.abort();
     expect(types).toContain("BOOKMARK");
+  });
+
+  it("survives a client that resets an upgrade connection", async () => {
+    const { port } = new URL(url);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write("GET /nothing HTTP/1.1\r\nHost: sim\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+        socket.resetAndDestroy();
+        resolve();
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it("answers an owner reference without apiVersion with 422 instead of storing it", async () => {
+    const pod = aPod();
+    pod.metadata!.ownerReferences = [{ kind: "Sandbox", name: "x", uid: "u" } as never];
+    expect((await statusOf(core.createNamespacedPod({ namespace: "default", body: pod }))).code).toBe(422);
+  });
+
+  it("answers labels that are not strings with 422", async () => {
+    const pod = aPod();
+    pod.metadata!.labels = { team: 5 } as never;
+    expect((await statusOf(core.createNamespacedPod({ namespace: "default", body: pod }))).code).toBe(422);
+  });
+
+  it("deletes a non-pod object at once even when a grace period is asked for", async () => {
+    await core.createNamespacedEvent({ namespace: "default", body: { metadata: { name: "graceless" }, involvedObject: { kind: "Pod", name: "p" } } });
+    await core.deleteNamespacedEvent({ namespace: "default", name: "graceless", gracePeriodSeconds: 30 });
+    expect((await statusOf(core.readNamespacedEvent({ namespace: "default", name: "graceless" }))).code).toBe(404);
+  });
+
+  it("reports the first page's resourceVersion on every page of a list", async () => {
+    const team = `rv-${++counter}`;
+    for (let i = 0; i < 3; i++) await core.createNamespacedPod({ namespace: "default", body: aPod({ team }) });
+    const first = await core.listNamespacedPod({ namespace: "default", labelSelector: `team=${team}`, limit: 1 });
+    await core.createNamespacedPod({ namespace: "default", body: aPod() });
+    const second = await core.listNamespacedPod({ namespace: "default", labelSelector: `team=${team}`, limit: 1, _continue: first.metadata!._continue });
+    expect(second.metadata!.resourceVersion).toBe(first.metadata!.resourceVersion);
   });
 });

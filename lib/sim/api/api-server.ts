@@ -159,6 +159,8 @@ export class ApiServer {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // Node removes its own error listener before 'upgrade': a client reset must not crash us.
+    socket.on("error", () => socket.destroy());
     const url = new URL(request.url ?? "/", "http://sim");
     const path = parseResourcePath(url.pathname);
     if (path?.resource === "pods" && path.subresource === "exec" && path.namespace && path.name) {

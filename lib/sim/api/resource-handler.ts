@@ -8,7 +8,7 @@ import { applyPatch } from "./patching.ts";
 import type { ResourcePath } from "./request-path.ts";
 import { fromVersion, groupVersion, toVersion, type ResourceDefinition } from "./resources.ts";
 import { compileSelectors } from "./selection.ts";
-import { strategyFor, validateName } from "./strategies.ts";
+import { strategyFor, validateName, validateObjectMeta } from "./strategies.ts";
 import type { WatchHub } from "./watch-stream.ts";
 
 // The verbs on a resource collection or object: get, list, watch, create, update, patch,
@@ -28,13 +28,15 @@ interface Target {
 
 const present = (definition: ResourceDefinition, version: string) => (object: StoredObject) => toVersion(definition, object, version);
 
-function checkNamespace(context: HandlerContext, target: Target): void {
+const resourceNotFound = () => StatusError.of(404, "NotFound", "the server could not find the requested resource");
+
+function checkNamespace(target: Target): void {
   const { definition, path } = target;
   if (definition.namespaced && path.namespace === undefined && path.name !== undefined) {
-    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+    throw resourceNotFound();
   }
   if (!definition.namespaced && path.namespace !== undefined) {
-    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+    throw resourceNotFound();
   }
 }
 
@@ -48,6 +50,12 @@ function validateOrThrow(definition: ResourceDefinition, object: KubeObject, old
   const strategy = strategyFor(definition);
   const causes = [...validateName(definition, object), ...(strategy.validate?.(object) ?? []), ...(old && strategy.validateUpdate ? strategy.validateUpdate(object, old) : [])];
   if (causes.length > 0) throw StatusError.invalid(definition.kind, definition.group, object.metadata.name ?? "", causes);
+}
+
+/** Metadata of the wrong types is refused before anything reads it. */
+function checkMetadata(definition: ResourceDefinition, object: KubeObject): void {
+  const causes = validateObjectMeta(object);
+  if (causes.length > 0) throw StatusError.invalid(definition.kind, definition.group, isRecord(object.metadata) ? String(object.metadata.name ?? "") : "", causes);
 }
 
 /** The body's apiVersion/kind must be what the URL says (or absent). */
@@ -79,12 +87,16 @@ function list(context: HandlerContext, target: Target, query: URLSearchParams): 
   const limit = queryInteger(query, "limit") ?? 0;
   const token = query.get("continue");
   let after: string | null = null;
+  // Every page of one list reports the first page's resourceVersion, so a watch started from the
+  // last page misses nothing that changed while paging.
+  let revision = context.store.currentRevision();
   if (token) {
     const decoded = decodeContinue(token);
     if (decoded.revision < context.store.oldestReplayableRevision()) {
       throw StatusError.gone("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.");
     }
     after = decoded.key;
+    revision = decoded.revision;
   }
   const keyOf = (object: StoredObject) => `${object.metadata.namespace ?? ""}/${object.metadata.name}`;
   const all = context.store.list(definition, path.namespace).filter(matches);
@@ -92,7 +104,6 @@ function list(context: HandlerContext, target: Target, query: URLSearchParams): 
   const rest = start === -1 ? [] : all.slice(start);
   const page = limit > 0 ? rest.slice(0, limit) : rest;
   const more = limit > 0 && rest.length > limit;
-  const revision = context.store.currentRevision();
   return {
     kind: `${definition.kind}List`,
     apiVersion: groupVersion(definition.group, path.version),
@@ -151,6 +162,7 @@ function watch(context: HandlerContext, target: Target, query: URLSearchParams, 
 
 function create(context: HandlerContext, target: Target, body: KubeObject, dryRun: boolean): StoredObject {
   const { definition, path } = target;
+  checkMetadata(definition, body);
   checkTypeOfBody(target, body);
   checkNamespaceOfBody(target, body);
   if (definition.namespaced) requireNamespace(context, path.namespace!);
@@ -163,6 +175,7 @@ function create(context: HandlerContext, target: Target, body: KubeObject, dryRu
 /** Writes `next` over `current` as PUT or PATCH do, keeping status or spec as the subresource says. */
 function write(context: HandlerContext, target: Target, current: StoredObject, next: KubeObject, dryRun: boolean): StoredObject {
   const { definition, path } = target;
+  checkMetadata(definition, next);
   checkTypeOfBody(target, next);
   checkNamespaceOfBody(target, next);
   if (next.metadata.name !== undefined && next.metadata.name !== path.name) {
@@ -191,6 +204,18 @@ function write(context: HandlerContext, target: Target, current: StoredObject, n
   return context.store.update(definition, stored, { dryRun });
 }
 
+/**
+ * A patch applies to the object as it is now. Reading it, patching and writing happen in one
+ * synchronous step after the body has arrived, so no other write can fall in between: a patch
+ * conflicts only if it names a resourceVersion of its own.
+ */
+function patchObject(context: HandlerContext, target: Target, contentType: string, patch: string, dryRun: boolean): StoredObject {
+  const { definition, path } = target;
+  const current = context.store.get(definition, path.namespace, path.name!);
+  const patched = applyPatch(definition, contentType, present(definition, path.version)(current), patch);
+  return write(context, target, current, patched, dryRun);
+}
+
 function deleteOne(context: HandlerContext, target: Target, query: URLSearchParams, bodyText: string, dryRun: boolean) {
   const { definition, path } = target;
   const options = bodyText.trim() ? parseJson(bodyText) : {};
@@ -198,7 +223,8 @@ function deleteOne(context: HandlerContext, target: Target, query: URLSearchPara
   const current = context.store.peek(definition, path.namespace, path.name!);
   if (!current) throw StatusError.notFound(definition, path.name!);
   const requestedGrace = queryInteger(query, "gracePeriodSeconds") ?? (typeof deleteOptions.gracePeriodSeconds === "number" ? deleteOptions.gracePeriodSeconds : undefined);
-  const grace = strategyFor(definition).deletionGracePeriodSeconds?.(current, requestedGrace) ?? requestedGrace ?? 0;
+  // Only kinds with a graceful-delete rule (pods) wait; for the rest a grace period means nothing.
+  const grace = strategyFor(definition).deletionGracePeriodSeconds?.(current, requestedGrace) ?? 0;
   const policy = query.get("propagationPolicy") ?? (typeof deleteOptions.propagationPolicy === "string" ? deleteOptions.propagationPolicy : "Background");
   if (!["Background", "Foreground", "Orphan"].includes(policy)) {
     throw StatusError.badRequest(`Invalid propagationPolicy: ${JSON.stringify(policy)}: supported values: "Background", "Foreground", "Orphan"`);
@@ -210,16 +236,16 @@ function deleteOne(context: HandlerContext, target: Target, query: URLSearchPara
 
 export async function handleResource(context: HandlerContext, target: Target, request: IncomingMessage, response: ServerResponse, query: URLSearchParams): Promise<void> {
   const { definition, path } = target;
-  checkNamespace(context, target);
+  checkNamespace(target);
   const method = request.method ?? "GET";
   const dryRun = dryRunOf(query);
   const show = present(definition, path.version);
   const subresource = path.subresource;
   if (subresource !== undefined && subresource !== "status") {
-    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+    throw resourceNotFound();
   }
   if (subresource === "status" && !definition.subresources.includes("status")) {
-    throw StatusError.of(404, "NotFound", `the server could not find the requested resource`);
+    throw resourceNotFound();
   }
 
   if (path.name === undefined) {
@@ -248,15 +274,15 @@ export async function handleResource(context: HandlerContext, target: Target, re
     case "GET":
       return sendJson(response, 200, show(context.store.get(definition, path.namespace, path.name)));
     case "PUT": {
-      const current = context.store.get(definition, path.namespace, path.name);
+      // The body first: the object may change while it arrives, and the write must see that.
       const body = parseObject(await readBody(request));
+      const current = context.store.get(definition, path.namespace, path.name);
       return sendJson(response, 200, show(write(context, target, current, body, dryRun)));
     }
     case "PATCH": {
-      const current = context.store.get(definition, path.namespace, path.name);
       const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
-      const patched = applyPatch(definition, contentType, show(current), await readBody(request));
-      return sendJson(response, 200, show(write(context, target, current, patched, dryRun)));
+      const patch = await readBody(request);
+      return sendJson(response, 200, show(patchObject(context, target, contentType, patch, dryRun)));
     }
     case "DELETE": {
       const result = deleteOne(context, target, query, await readBody(request), dryRun);

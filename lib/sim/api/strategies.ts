@@ -35,6 +35,40 @@ const unsupported = (field: string, value: unknown, allowed: string[]): StatusCa
 const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
+const isStringMap = (value: unknown) => isRecord(value) && Object.values(value).every((entry) => typeof entry === "string");
+
+/** ObjectMeta's types, checked before anything reads them (a real server refuses these at decoding). */
+export function validateObjectMeta(object: KubeObject): StatusCause[] {
+  if (!isRecord(object.metadata)) return [required("metadata")];
+  const metadata: Record<string, unknown> = object.metadata;
+  const causes: StatusCause[] = [];
+  for (const field of ["labels", "annotations"] as const) {
+    if (metadata[field] !== undefined && metadata[field] !== null && !isStringMap(metadata[field])) {
+      causes.push(invalid(`metadata.${field}`, metadata[field], "must be a map of strings to strings"));
+    }
+  }
+  for (const field of ["name", "generateName", "namespace", "resourceVersion", "uid"] as const) {
+    if (metadata[field] !== undefined && typeof metadata[field] !== "string") causes.push(invalid(`metadata.${field}`, metadata[field], "must be a string"));
+  }
+  const finalizers = metadata.finalizers;
+  if (finalizers !== undefined && finalizers !== null && !(Array.isArray(finalizers) && finalizers.every((entry) => typeof entry === "string"))) {
+    causes.push(invalid("metadata.finalizers", finalizers, "must be a list of strings"));
+  }
+  const references = metadata.ownerReferences;
+  if (references !== undefined && references !== null) {
+    if (!Array.isArray(references)) causes.push(invalid("metadata.ownerReferences", references, "must be a list"));
+    else {
+      references.forEach((reference, index) => {
+        for (const field of ["apiVersion", "kind", "name", "uid"]) {
+          const value = record(reference)[field];
+          if (typeof value !== "string" || value === "") causes.push(required(`metadata.ownerReferences[${index}].${field}`));
+        }
+      });
+    }
+  }
+  return causes;
+}
+
 /** Name rules every object shares. */
 export function validateName(definition: ResourceDefinition, object: KubeObject): StatusCause[] {
   const name = object.metadata.name;

@@ -22,6 +22,9 @@ export interface WatchRequest {
   apiVersion: string;
 }
 
+/** How much a watcher may leave unread before it is disconnected. */
+const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+
 export class WatchHub {
   private readonly open = new Set<ServerResponse>();
 
@@ -41,7 +44,15 @@ export class WatchHub {
 
   serve(request: IncomingMessage, response: ServerResponse, watch: WatchRequest): void {
     const lines: string[] = [];
-    const write = (type: string, object: unknown) => response.write(JSON.stringify({ type, object }) + "\n");
+    const writable = () => !response.writableEnded && !response.destroyed;
+    // A watcher that stops reading is dropped, as a real API server drops a slow watcher, rather
+    // than buffering for it without limit.
+    const send = (text: string) => {
+      if (!writable()) return;
+      response.write(text);
+      if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
+    };
+    const write = (type: string, object: unknown) => send(JSON.stringify({ type, object }) + "\n");
 
     // Replay and subscription happen in one synchronous step, so no change falls between them.
     let replay: StoreEvent[] | StoredObject[];
@@ -66,7 +77,7 @@ export class WatchHub {
     };
     const flush = () => {
       if (lines.length === 0) return;
-      response.write(lines.join("\n") + "\n");
+      send(lines.join("\n") + "\n");
       lines.length = 0;
     };
     const unsubscribe = this.store.subscribe((event) => {
@@ -93,12 +104,19 @@ export class WatchHub {
         }, watch.bookmarkIntervalMs),
       );
     }
-    if (watch.timeoutMs !== undefined) timers.push(setTimeout(() => response.end(), watch.timeoutMs));
     const close = () => {
       unsubscribe();
       for (const timer of timers) clearTimeout(timer);
       this.open.delete(response);
     };
+    if (watch.timeoutMs !== undefined) {
+      timers.push(
+        setTimeout(() => {
+          close();
+          if (writable()) response.end();
+        }, watch.timeoutMs),
+      );
+    }
     request.on("close", close);
     response.on("close", close);
   }

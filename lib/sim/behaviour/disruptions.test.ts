@@ -193,6 +193,41 @@ describe("losing a node", () => {
   });
 });
 
+describe("a node lost for less than the toleration", () => {
+  it("gets its pods back to Ready when it returns", async () => {
+    // 50×: the 40 s node grace is 0.8 s, the 300 s toleration 6 s — room to restore in between.
+    sim = await startSimFixture({ clockScale: 50 });
+    const pod = await sandboxWithReadyPod("blip");
+    const node = pod.spec!.nodeName!;
+    await sim.fault(`nodes/${node}/lose`);
+    await eventually(async () => {
+      const read = await sim.core.readNamespacedPod({ namespace: "default", name: "blip" });
+      if (podCondition(read, "Ready")?.status !== "False") throw new Error("still ready");
+    });
+    await sim.fault(`nodes/${node}/restore`);
+    const back = await eventually(async () => {
+      const read = await sim.core.readNamespacedPod({ namespace: "default", name: "blip" });
+      if (podCondition(read, "Ready")?.status !== "True") throw new Error("not ready again");
+      return read;
+    });
+    expect(back.metadata!.uid).toBe(pod.metadata!.uid);
+  });
+});
+
+describe("suspending a sandbox whose pod was never scheduled", () => {
+  it("removes the pending pod at once", async () => {
+    sim = await startSimFixture();
+    for (const node of ["worker-1", "worker-2", "worker-3"]) await sim.fault(`nodes/${node}/cordon`);
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name: "never-ran" }) });
+    await eventually(() => sim.core.readNamespacedPod({ namespace: "default", name: "never-ran" }));
+    await sim.custom.patchNamespacedCustomObject({ ...sandboxes, name: "never-ran", body: { spec: { operatingMode: "Suspended" } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await eventually(async () => {
+      const code = await sim.core.readNamespacedPod({ namespace: "default", name: "never-ran" }).then(() => 200, (error: ApiException<unknown>) => error.code);
+      if (code !== 404) throw new Error("pod still there");
+    }, { timeoutMs: 3_000 });
+  });
+});
+
 describe("preemption", () => {
   it("marks the pod DisruptionTarget/PreemptionByScheduler", async () => {
     sim = await startSimFixture({ clockScale: 20 });

@@ -6,6 +6,7 @@ import {
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { resourceFor } from "../api/resources.ts";
 import { admitCreate } from "../api/admission.ts";
+import { podDeletionGrace } from "../api/strategies.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
@@ -63,7 +64,7 @@ export class AgentSandboxController implements Reconciler {
       return this.writeStatus(sandbox, pod, hash, { type: "Ready", status: "False", reason: "ReconcilerError", message: `pod ${name} exists and is not owned by this sandbox` });
     }
     if ((suspended || expired) && pod && !pod.metadata.deletionTimestamp) {
-      this.store.delete(refs.pods, namespace, name, { gracePeriodSeconds: Number(record(pod.spec).terminationGracePeriodSeconds ?? 30) });
+      this.store.delete(refs.pods, namespace, name, { gracePeriodSeconds: podDeletionGrace(pod) });
       pod = this.store.peek(refs.pods, namespace, name);
     }
     if (!suspended && !expired && !pod) pod = this.createPod(sandbox, hash);

@@ -25,6 +25,8 @@ export class EventRecorder {
     const identity = `${involved.metadata.uid}|${reason}|${message}|${component}`;
     const seenName = this.seen.get(identity);
     const existing = seenName ? this.store.peek(refs.events, namespace, seenName) : undefined;
+    // An expired or deleted event is forgotten here too, so the map does not outgrow the store.
+    if (seenName && !existing) this.seen.delete(identity);
     if (existing) {
       this.store.update(refs.events, { ...existing, metadata: { ...existing.metadata }, count: Number(existing.count ?? 1) + 1, lastTimestamp: now });
       return;

@@ -19,8 +19,13 @@ export class EventExpiry {
 
   start(): void {
     const sweep = () => {
-      this.sweep();
-      this.cancel = this.clock.after(SWEEP_INTERVAL_MS, sweep);
+      try {
+        this.sweep();
+      } catch (error) {
+        console.error("simulated cluster: expiring events failed", error);
+      } finally {
+        this.cancel = this.clock.after(SWEEP_INTERVAL_MS, sweep);
+      }
     };
     this.cancel = this.clock.after(SWEEP_INTERVAL_MS, sweep);
   }

@@ -46,6 +46,9 @@ interface PodRuntime {
   logs: Map<string, string>;
   /** Set once the pod's deletion has been acted on. */
   terminating: boolean;
+  releaseIp?: () => void;
+  /** When the containers are killed if they have not stopped by themselves. */
+  terminationDeadline?: number;
 }
 
 const COMPONENT = "kubelet";
@@ -55,7 +58,8 @@ export class Kubelet implements Reconciler {
   readonly name = "kubelet";
   private readonly pods = new Map<string, PodRuntime>();
   private readonly pulled = new Map<string, Set<string>>();
-  private ipCounter = 1;
+  /** Pod IPs in use per node (each node has a /24), so no two running pods share one. */
+  private readonly ipsInUse = new Map<string, Set<number>>();
 
   constructor(private readonly options: KubeletOptions) {}
 
@@ -69,9 +73,10 @@ export class Kubelet implements Reconciler {
 
   keysFor(event: StoreEvent): string[] {
     if (event.resource === "pods") return [keyOf(event.object)];
-    if (event.resource === "nodes" || event.resource === "persistentvolumeclaims") {
-      // A node coming back or a claim binding can unblock pods waiting on it.
-      return this.store.list(refs.pods).filter((pod) => podPhase(pod) === "Pending" || pod.metadata.deletionTimestamp).map(keyOf);
+    // A node that changes (comes back, is marked unreachable) concerns the pods on it. Claims
+    // need no event: a starting pod polls its claims.
+    if (event.resource === "nodes") {
+      return this.store.list(refs.pods).filter((pod) => nodeNameOf(pod) === event.object.metadata.name).map(keyOf);
     }
     return [];
   }
@@ -88,17 +93,23 @@ export class Kubelet implements Reconciler {
     if (pod.metadata.deletionTimestamp) return this.terminate(pod);
     const phase = podPhase(pod);
     if (phase === "Failed" || phase === "Succeeded") return;
+    if (runtime?.started && runtime.uid === pod.metadata.uid) {
+      // The kubelet resyncs what it reports: after a node was unreachable its pods are Ready again.
+      this.reportRunning(runtime);
+      return;
+    }
     if (!this.pods.has(key)) {
       const fresh: PodRuntime = { uid: pod.metadata.uid, key, started: false, containers: new Map(), logs: new Map(), terminating: false };
       this.pods.set(key, fresh);
       if (phase === "Running") {
         // A pod that was running before the simulated cluster restarted: its processes start
-        // again, its file systems are as they were.
+        // again, its file systems are as they were, its IP stays its own.
+        this.reserveIp(nodeName, String(record(pod.status).podIP ?? ""), fresh);
         for (const container of list(record(pod.spec).containers)) this.startMainContainer(pod, fresh, container);
         fresh.started = true;
         return;
       }
-      void this.start(pod, fresh).catch((error: unknown) => this.options.recorder.record(pod, "Warning", "Failed", String((error as Error)?.message ?? error), COMPONENT, nodeName));
+      void this.start(pod, fresh).catch((error: unknown) => this.failed(pod, error));
     }
   }
 
@@ -127,7 +138,7 @@ export class Kubelet implements Reconciler {
     const podSpec = record(pod.spec);
     const initContainers = list(podSpec.initContainers);
     const containers = list(podSpec.containers);
-    const ip = this.allocateIp(nodeName);
+    const ip = this.allocateIp(nodeName, runtime);
     this.updateStatus(runtime, (next) => {
       Object.assign(status(next), { podIP: ip, podIPs: [{ ip }] });
       setCondition(next, { type: "PodReadyToStartContainers", status: "True" }, timestamp(this.options.clock.now()));
@@ -172,7 +183,9 @@ export class Kubelet implements Reconciler {
     runtime.containers.set(name, state);
     this.event(pod, "Normal", "Created", `Created container: ${name}`);
     this.event(pod, "Normal", "Started", `Started container ${name}`);
-    void this.runContainer(pod, runtime, container, state.abort).then((result) => this.containerExited(pod, runtime, container, state, result.exitCode));
+    void this.runContainer(pod, runtime, container, state.abort)
+      .then((result) => this.containerExited(pod, runtime, container, state, result.exitCode))
+      .catch((error: unknown) => this.failed(pod, error));
   }
 
   private containerExited(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, state: ContainerRuntime, exitCode: number): void {
@@ -186,10 +199,13 @@ export class Kubelet implements Reconciler {
       state.restartCount++;
       this.event(pod, "Warning", "BackOff", `Back-off restarting failed container ${state.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`);
       this.reportRunning(runtime);
-      void this.options.clock.sleep(delay).then(() => {
-        if (!runtime.terminating && this.current(runtime)) this.startMainContainer(pod, runtime, container);
-        this.reportRunning(runtime);
-      });
+      void this.options.clock
+        .sleep(delay)
+        .then(() => {
+          if (!runtime.terminating && this.current(runtime)) this.startMainContainer(pod, runtime, container);
+          this.reportRunning(runtime);
+        })
+        .catch((error: unknown) => this.failed(pod, error));
       return;
     }
     this.reportRunning(runtime);
@@ -234,8 +250,13 @@ export class Kubelet implements Reconciler {
   private terminate(pod: StoredObject): ReconcileResult | void {
     const key = keyOf(pod);
     const runtime = this.pods.get(key);
-    const deadline = Date.parse(pod.metadata.deletionTimestamp!);
     const now = this.options.clock.now().getTime();
+    // Like a real kubelet, the grace period counts from when the kubelet starts stopping the pod
+    // (deletionTimestamp has only second precision).
+    if (runtime && runtime.terminationDeadline === undefined) {
+      runtime.terminationDeadline = now + (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+    }
+    const deadline = runtime?.terminationDeadline ?? now;
     const stillRunning = runtime ? [...runtime.containers.values()].filter((container) => container.running) : [];
     if (runtime && !runtime.terminating) {
       runtime.terminating = true;
@@ -263,16 +284,19 @@ export class Kubelet implements Reconciler {
     if (!container || command.length === 0) return;
     const abort = new AbortController();
     const cancel = this.options.clock.after(Math.max(0, budgetMs), () => abort.abort(new Error("grace period over")));
-    void runCommand(command, { ...this.containerShell(pod, container), signal: abort.signal }).then((result) => {
-      cancel();
-      if (result.exitCode !== 0) {
-        this.event(pod, "Warning", "FailedPreStopHook", `PreStopHook failed: command '${command.join(" ")}' exited with ${result.exitCode}: ${result.stderr}`);
-      }
-    });
+    void runCommand(command, { ...this.containerShell(pod, container), signal: abort.signal })
+      .then((result) => {
+        cancel();
+        if (result.exitCode !== 0) {
+          this.event(pod, "Warning", "FailedPreStopHook", `PreStopHook failed: command '${command.join(" ")}' exited with ${result.exitCode}: ${result.stderr}`);
+        }
+      })
+      .catch((error: unknown) => this.failed(pod, error));
   }
 
   private forget(runtime: PodRuntime): void {
     for (const container of runtime.containers.values()) container.abort.abort(new Error("container stopped"));
+    runtime.releaseIp?.();
     runtime.terminating = true;
     this.pods.delete(runtime.key);
   }
@@ -447,6 +471,15 @@ export class Kubelet implements Reconciler {
     if (!deepEqual(next.status, pod.status)) this.store.update(refs.pods, next);
   }
 
+  /** Something went wrong behind a pod's back (the pod vanished, a write conflicted): say so on it. */
+  private failed(pod: StoredObject, error: unknown): void {
+    try {
+      this.event(pod, "Warning", "Failed", String((error as Error)?.message ?? error));
+    } catch {
+      // The pod or its namespace is gone: nobody is left to tell.
+    }
+  }
+
   private event(pod: StoredObject, type: "Normal" | "Warning", reason: string, message: string): void {
     this.options.recorder.record(pod, type, reason, message, COMPONENT, nodeNameOf(pod));
   }
@@ -457,10 +490,24 @@ export class Kubelet implements Reconciler {
     return typeof address?.address === "string" ? address.address : "172.18.0.2";
   }
 
-  private allocateIp(nodeName: string): string {
-    const third = Number(/(\d+)$/.exec(nodeName)?.[1] ?? 0) % 250;
-    const n = this.ipCounter++;
-    return `10.244.${third}.${(n % 250) + 2}`;
+  private reserveIp(nodeName: string, ip: string, runtime: PodRuntime): void {
+    const host = Number(ip.split(".")[3]);
+    if (!Number.isInteger(host)) return;
+    const used = this.ipsInUse.get(nodeName) ?? new Set<number>();
+    this.ipsInUse.set(nodeName, used);
+    used.add(host);
+    runtime.releaseIp = () => used.delete(host);
+  }
+
+  private allocateIp(nodeName: string, runtime: PodRuntime): string {
+    const third = Number(/(\d+)$/.exec(nodeName)?.[1] ?? 0) % 256;
+    const used = this.ipsInUse.get(nodeName) ?? new Set<number>();
+    this.ipsInUse.set(nodeName, used);
+    let host = 2;
+    while (used.has(host) && host < 254) host++;
+    used.add(host);
+    runtime.releaseIp = () => used.delete(host);
+    return `10.244.${third}.${host}`;
   }
 }
 

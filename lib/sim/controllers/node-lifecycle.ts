@@ -36,8 +36,13 @@ export class NodeHeartbeats {
 
   start(): void {
     const beat = () => {
-      this.beat();
-      this.cancel = this.clock.after(LEASE_RENEW_MS, beat);
+      try {
+        this.beat();
+      } catch (error) {
+        console.error("simulated cluster: a node heartbeat failed", error);
+      } finally {
+        this.cancel = this.clock.after(LEASE_RENEW_MS, beat);
+      }
     };
     beat();
   }

@@ -36,7 +36,10 @@ export class PodGarbageCollector implements Reconciler {
     const { namespace, name } = splitKey(key);
     const pod = this.store.peek(refs.pods, namespace, name);
     const nodeName = pod ? nodeNameOf(pod) : undefined;
-    if (!pod || !nodeName || this.store.peek(refs.nodes, undefined, nodeName)) return;
+    if (!pod || !nodeName || this.store.peek(refs.nodes, undefined, nodeName)) {
+      this.firstSeenMissing.delete(key);
+      return;
+    }
     // The real controller waits a quarantine period in case the node is only being re-registered.
     const missingSince = this.firstSeenMissing.get(key) ?? this.clock.now().getTime();
     this.firstSeenMissing.set(key, missingSince);

@@ -72,6 +72,7 @@ export class ObjectStore {
     private readonly clock: Clock,
     /** How many events watches can replay; older resourceVersions get 410 Gone. */
     private readonly historyLimit = 50_000,
+    private readonly onListenerError: (error: unknown) => void = (error) => console.error("simulated cluster: a watcher failed", error),
   ) {}
 
   currentRevision(): number {
@@ -90,11 +91,20 @@ export class ObjectStore {
 
   private emit(event: StoreEvent): void {
     this.history.push(event);
-    if (this.history.length > this.historyLimit) {
+    // Trim in chunks, not one event at a time: splicing a long array per write is quadratic.
+    if (this.history.length > this.historyLimit * 1.1) {
       const dropped = this.history.splice(0, this.history.length - this.historyLimit);
       this.compactedRevision = dropped[dropped.length - 1]!.revision;
     }
-    for (const listener of this.listeners) listener(event);
+    // One faulty listener must neither starve the others (watches) nor fail the write that
+    // already happened.
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
   }
 
   private nextRevision(): number {
@@ -116,9 +126,9 @@ export class ObjectStore {
   list(ref: ResourceRef, namespace?: string): StoredObject[] {
     const bucket = this.objects.get(resourceId(ref));
     if (!bucket) return [];
-    const all = [...bucket.values()];
-    const inNamespace = namespace ? all.filter((object) => object.metadata.namespace === namespace) : all;
-    return inNamespace.sort((a, b) => (key(a.metadata.namespace, a.metadata.name) < key(b.metadata.namespace, b.metadata.name) ? -1 : 1));
+    const entries = [...bucket].sort(([a], [b]) => (a < b ? -1 : 1));
+    const all = entries.map(([, object]) => object);
+    return namespace ? all.filter((object) => object.metadata.namespace === namespace) : all;
   }
 
   create(ref: ResourceRef, object: KubeObject, options: { dryRun?: boolean } = {}): StoredObject {
