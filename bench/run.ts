@@ -8,8 +8,16 @@ const postgresUrl = process.env.BERTH_BENCH_DATABASE_URL ?? process.env.BERTH_TE
 
 console.log(`Berth benchmarks — node ${process.version}, ${new Date().toISOString()}\n`);
 
+const sim = await benchSimulatedCluster();
+console.log(`Simulated cluster (run first, in a fresh process): 10,000 sandboxes (Sandbox + pod + claim + volume each) seeded in ${sim.seedMs.toFixed(0)} ms; memory for them: heap +${sim.heapMiB.toFixed(0)} MiB, RSS +${sim.rssMiB.toFixed(0)} MiB.\n`);
+console.log("| simulated API request (client-node) | runs | median ms | p95 ms |\n|---|---:|---:|---:|");
+for (const m of sim.measurements) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
+const f = sim.fanOut;
+console.log(`\n| watch fan-out | watchers | changes | events delivered | all delivered after ms | events/s |\n|---|---:|---:|---:|---:|---:|`);
+console.log(`| pods, from one resourceVersion | ${f.watchers} | ${f.changes} | ${f.deliveredEvents} | ${f.allDeliveredMs.toFixed(0)} | ${f.eventsPerSecond.toFixed(0)} |`);
+
 const store = await benchStore(postgresUrl);
-console.log(`Store: opening a new embedded store (initdb + migrations) took ${store.pgliteOpenMs.toFixed(0)} ms.\n`);
+console.log(`\nStore: opening a new embedded store (initdb + migrations) took ${store.pgliteOpenMs.toFixed(0)} ms.\n`);
 const [pglite, postgres] = store.results;
 console.log(`| store operation | runs | pglite median ms | pglite p95 ms |${postgres ? " postgresql median ms | postgresql p95 ms | pglite / postgresql |" : ""}`);
 console.log(`|---|---:|---:|---:|${postgres ? "---:|---:|---:|" : ""}`);
@@ -18,11 +26,3 @@ pglite!.measurements.forEach((m, i) => {
   const extra = other ? ` ${ms(other.medianMs)} | ${ms(other.p95Ms)} | ${(m.medianMs / other.medianMs).toFixed(2)} |` : "";
   console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |${extra}`);
 });
-
-const sim = await benchSimulatedCluster();
-console.log(`\nSimulated cluster: 10,000 sandboxes (Sandbox + pod + claim + volume each) seeded in ${sim.seedMs.toFixed(0)} ms; memory for them: heap +${sim.heapMiB.toFixed(0)} MiB, RSS +${sim.rssMiB.toFixed(0)} MiB.\n`);
-console.log("| simulated API request (client-node) | runs | median ms | p95 ms |\n|---|---:|---:|---:|");
-for (const m of sim.measurements) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
-const f = sim.fanOut;
-console.log(`\n| watch fan-out | watchers | changes | events delivered | all delivered after ms | events/s |\n|---|---:|---:|---:|---:|---:|`);
-console.log(`| pods, from one resourceVersion | ${f.watchers} | ${f.changes} | ${f.deliveredEvents} | ${f.allDeliveredMs.toFixed(0)} | ${f.eventsPerSecond.toFixed(0)} |`);
