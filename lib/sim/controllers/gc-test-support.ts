@@ -3,6 +3,7 @@ import { refs } from "../k8s-objects.ts";
 import type { KubeObject, StoredObject } from "../objects.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { ReconcileLoop, type Reconciler } from "./reconciler.ts";
+import { drain, settle as settleOverTime } from "./test-support.ts";
 
 // Test helpers for the garbage collector, namespace and disruption controllers: start loops on
 // a real store, let them run until nothing is queued, move the manual clock.
@@ -19,20 +20,10 @@ export function startLoops(store: ObjectStore, clock: ManualClock, ...reconciler
 }
 
 /** Runs the loops until every one is idle. */
-export async function settle(loops: ReconcileLoop[]): Promise<void> {
-  for (let round = 0; round < 10_000; round++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (loops.every((loop) => loop.idle)) return;
-  }
-  throw new Error("the controllers did not settle");
-}
+export const settle = (loops: ReconcileLoop[]): Promise<void> => drain(loops);
 
-/** Moves simulated time, firing requeues, and lets the loops settle. */
-export async function advance(clock: ManualClock, ms: number, loops: ReconcileLoop[]): Promise<void> {
-  await settle(loops);
-  await clock.advance(ms);
-  await settle(loops);
-}
+/** Moves simulated time in one step, firing requeues, and lets the loops settle. */
+export const advance = (clock: ManualClock, ms: number, loops: ReconcileLoop[]): Promise<void> => settleOverTime(loops, clock, ms, ms);
 
 export function stopLoops(loops: ReconcileLoop[]): void {
   for (const loop of loops) loop.stop();

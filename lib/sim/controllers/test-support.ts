@@ -9,7 +9,7 @@ import { StatusError } from "../status-error.ts";
 import { ObjectStore } from "../store/object-store.ts";
 import { VolumeContents } from "../volume-contents.ts";
 import { addClaimProtection, ClaimProtectionController } from "./claim-protection.ts";
-import { EventRecorder, type EventType } from "./event-recorder.ts";
+import { EventRecorder } from "./event-recorder.ts";
 import { ReconcileLoop, type Reconciler } from "./reconciler.ts";
 import { Scheduler, type SchedulerOptions } from "./scheduler.ts";
 import { SnapshotController } from "./snapshot-controller.ts";
@@ -45,22 +45,6 @@ export async function settle(loops: ReconcileLoop[], clock: ManualClock, ms = 0,
   }
 }
 
-/**
- * EventRecorder names Events <object>.<ms in hex><random 0..0xfff>, so two Events about one
- * object in the same millisecond collide one time in 4096; tests retry rather than flake.
- */
-class TestRecorder extends EventRecorder {
-  override record(involved: StoredObject, type: EventType, reason: string, message: string, component: string, host?: string): void {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return super.record(involved, type, reason, message, component, host);
-      } catch (error) {
-        if (!(error instanceof StatusError && error.status.reason === "AlreadyExists") || attempt >= 5) throw error;
-      }
-    }
-  }
-}
-
 export interface VolumeClusterOptions extends StorageTopologyOptions {
   nodes?: number;
   provisionDelayMs?: number;
@@ -71,7 +55,7 @@ export interface VolumeClusterOptions extends StorageTopologyOptions {
 export function volumeCluster(options: VolumeClusterOptions = {}) {
   const clock = new ManualClock();
   const store = new ObjectStore(clock);
-  const recorder: EventRecorder = new TestRecorder(store, clock);
+  const recorder = new EventRecorder(store, clock);
   const volumes = new VolumeContents();
   trackEventOrder(store);
   for (let index = 0; index < (options.nodes ?? 3); index++) store.create(refs.nodes, workerNode(index));
@@ -86,7 +70,6 @@ export function volumeCluster(options: VolumeClusterOptions = {}) {
   const loops = reconcilers.map((reconciler) => new ReconcileLoop(reconciler, store, clock, (name, key, error) => {
     errors.push(`${name} ${key}: ${(error as Error)?.stack ?? String(error)}`);
   }));
-  binder.connect((key) => loops[1]!.enqueue(key));
   for (const loop of loops) loop.start();
   return {
     clock,
