@@ -26,6 +26,8 @@ export const PROBLEM_CODES = [
   "volume.claim-disagreement",
   "volume.workspace-claim",
   "disruption.checkpoint-grace",
+  "claim.not-found",
+  "claim.in-use",
 ] as const;
 export const problemCodeSchema = z.enum(PROBLEM_CODES);
 export type ProblemCode = z.infer<typeof problemCodeSchema>;

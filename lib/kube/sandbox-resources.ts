@@ -1,0 +1,110 @@
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type V1OwnerReference, type V1PersistentVolumeClaim } from "@kubernetes/client-node";
+import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
+import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest } from "../render/manifests.ts";
+import type { ClusterConnection } from "./cluster-connection.ts";
+import { kube, KubeApiError } from "./kube-errors.ts";
+
+// The Kubernetes objects behind one sandbox — the Sandbox, the claims Berth manages, the budget —
+// as intent-named calls over client-node. Missing objects on delete count as done, as in
+// controller-runtime: a repeated cleanup is harmless.
+
+export interface StoredSandbox {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; uid: string; resourceVersion: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+
+const plural = "sandboxes";
+const MAX_CONFLICT_RETRIES = 5;
+const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+
+async function ignoreNotFound(call: () => Promise<unknown>): Promise<void> {
+  try {
+    await kube(call);
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.notFound)) throw error;
+  }
+}
+
+export function sandboxResources(connection: ClusterConnection, version: SandboxApiVersion) {
+  const core = connection.kubeConfig.makeApiClient(CoreV1Api);
+  const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
+  const policy = connection.kubeConfig.makeApiClient(PolicyV1Api);
+  const dryRun = (yes: boolean | undefined) => (yes ? { dryRun: "All" } : {});
+
+  return {
+    async createSandbox(manifest: SandboxManifest, options: { dryRun?: boolean } = {}): Promise<StoredSandbox> {
+      return (await kube(() =>
+        custom.createNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace: manifest.metadata.namespace!, plural, body: manifest, ...dryRun(options.dryRun) }),
+      )) as StoredSandbox;
+    },
+
+    async readSandbox(namespace: string, name: string): Promise<StoredSandbox | null> {
+      try {
+        return (await kube(() => custom.getNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name }))) as StoredSandbox;
+      } catch (error) {
+        if (error instanceof KubeApiError && error.notFound) return null;
+        throw error;
+      }
+    },
+
+    deleteSandbox: (namespace: string, name: string) =>
+      ignoreNotFound(() => custom.deleteNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name })),
+
+    async readClaim(namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> {
+      try {
+        return await kube(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));
+      } catch (error) {
+        if (error instanceof KubeApiError && error.notFound) return null;
+        throw error;
+      }
+    },
+
+    createClaim: (manifest: PersistentVolumeClaimManifest, options: { dryRun?: boolean } = {}) =>
+      kube(() => core.createNamespacedPersistentVolumeClaim({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),
+
+    deleteClaim: (namespace: string, name: string) => ignoreNotFound(() => core.deleteNamespacedPersistentVolumeClaim({ namespace, name })),
+
+    /**
+     * Makes the claim a dependent of the Sandbox (not controlled, not blocking), so the garbage
+     * collector removes it with the Sandbox even if Berth never sees the deletion. Each patch
+     * carries the resourceVersion it was computed from; when the claim changed meanwhile (the
+     * binder just bound it, say) the claim is read again and the patch retried, as
+     * client-go's RetryOnConflict does.
+     */
+    async addClaimOwner(namespace: string, name: string, owner: StoredSandbox): Promise<void> {
+      const reference: V1OwnerReference = {
+        apiVersion: owner.apiVersion,
+        kind: owner.kind,
+        name: owner.metadata.name,
+        uid: owner.metadata.uid,
+        controller: false,
+        blockOwnerDeletion: false,
+      };
+      for (let attempt = 1; ; attempt++) {
+        const claim = await kube(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));
+        const references = [...(claim.metadata?.ownerReferences ?? []).filter((one) => one.uid !== owner.metadata.uid), reference];
+        try {
+          await kube(() =>
+            core.patchNamespacedPersistentVolumeClaim(
+              { namespace, name, body: { metadata: { resourceVersion: claim.metadata!.resourceVersion, ownerReferences: references } } },
+              mergePatch,
+            ),
+          );
+          return;
+        } catch (error) {
+          if (!(error instanceof KubeApiError && error.conflict) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+        }
+      }
+    },
+
+    createBudget: (manifest: PodDisruptionBudgetManifest, options: { dryRun?: boolean } = {}) =>
+      kube(() => policy.createNamespacedPodDisruptionBudget({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),
+
+    deleteBudget: (namespace: string, name: string) => ignoreNotFound(() => policy.deleteNamespacedPodDisruptionBudget({ namespace, name })),
+  };
+}
+
+export type SandboxResources = ReturnType<typeof sandboxResources>;

@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { berthLabelKeys } from "../domain/labels.ts";
+import type { SpecProblem } from "../domain/problems.ts";
+import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { SandboxSpec } from "../domain/sandbox-spec.ts";
+import { validateSandboxSpec } from "../domain/validate-sandbox-spec.ts";
+import type { SandboxResources, StoredSandbox } from "../kube/sandbox-resources.ts";
+import type { ClaimPlan } from "../render/claims.ts";
+import { renderSandbox, type RenderResult } from "../render/render-sandbox.ts";
+import type { Store } from "../store/index.ts";
+import { SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
+
+// Creating a sandbox: validate → record (which reserves the name) → render → the claims Berth
+// manages → the Sandbox → the claims' owner references and the budget. Whatever fails, what was
+// made is undone, so no claim, Sandbox, budget or record is left half-made.
+
+export interface CreateSandboxDeps {
+  store: Store;
+  resources: SandboxResources;
+  sandboxApiVersion: SandboxApiVersion;
+  defaults: GatewayDefaults;
+  now?: () => Date;
+}
+
+export interface CreatedSandbox {
+  record: SandboxRecord;
+  rendered: RenderResult;
+}
+
+export interface DryRunSandbox {
+  rendered: RenderResult;
+}
+
+/** Where a claim plan's name sits in the submitted spec, for a problem to point at. */
+function claimField(spec: SandboxSpec, plan: ClaimPlan): (string | number)[] {
+  const volume = plan.mountedBy.find((name) => name !== "workspace");
+  if (plan.mountedBy.includes("workspace") || volume === undefined) return ["workspace", "claim", "claimName"];
+  return ["volumes", spec.volumes.findIndex((one) => one.name === volume), "pvc", "claimName"];
+}
+
+function validated(input: unknown, defaults: GatewayDefaults) {
+  const result = validateSandboxSpec(input, defaults);
+  if (!result.ok) throw new SpecRejectedError(result.problems);
+  return result;
+}
+
+/**
+ * Renders and has the cluster validate everything (server-side dry run), creating nothing.
+ * Claims that exist are not dry-run created: they are used as they are.
+ */
+export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknown): Promise<DryRunSandbox> {
+  const { spec } = validated(input, deps.defaults);
+  const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: randomUUID(), apiVersion: deps.sandboxApiVersion });
+  for (const plan of rendered.claims) {
+    const existing = await deps.resources.readClaim(rendered.sandbox.metadata.namespace!, plan.name);
+    if (!existing && plan.manifest) await deps.resources.createClaim(plan.manifest, { dryRun: true });
+  }
+  await deps.resources.createSandbox(rendered.sandbox, { dryRun: true });
+  if (rendered.podDisruptionBudget) await deps.resources.createBudget(rendered.podDisruptionBudget, { dryRun: true });
+  return { rendered };
+}
+
+export async function createSandbox(deps: CreateSandboxDeps, input: unknown, actor: string): Promise<CreatedSandbox> {
+  const now = deps.now ?? (() => new Date());
+  const { spec, workspace } = validated(input, deps.defaults);
+  const namespace = spec.namespace ?? deps.defaults.sandboxNamespace;
+  const id = randomUUID();
+  const record = await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: spec as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
+  const undo: (() => Promise<void>)[] = [];
+  try {
+    const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
+    const claims = await prepareClaims(deps, spec, rendered, id, undo);
+    const sandbox = await deps.resources.createSandbox(rendered.sandbox);
+    undo.push(() => deps.resources.deleteSandbox(namespace, spec.name));
+    for (const plan of claims) {
+      if (plan.ownership === "delete") await deps.resources.addClaimOwner(namespace, plan.name, sandbox);
+    }
+    if (rendered.podDisruptionBudget) {
+      await deps.resources.createBudget(withOwner(rendered.podDisruptionBudget, sandbox));
+      undo.push(() => deps.resources.deleteBudget(namespace, rendered.podDisruptionBudget!.metadata.name!));
+    }
+    await deps.store.timeline.appendEvent({
+      sandboxId: id,
+      type: "Lifecycle",
+      reason: "Created",
+      message: `Sandbox ${namespace}/${spec.name} created with a ${workspace.backend} workspace`,
+      occurredAt: now(),
+      data: { claims: claims.map((plan) => ({ name: plan.name, ownership: plan.ownership })), sandboxUid: sandbox.metadata.uid },
+    });
+    await deps.store.audit.recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { namespace, name: spec.name } });
+    return { record, rendered };
+  } catch (error) {
+    // Undo in reverse order; an undo that fails must not hide why the create failed.
+    for (const step of undo.reverse()) await step().catch(() => {});
+    await deps.store.sandboxes.discardUncreated(id);
+    await deps.store.audit
+      .recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Failed", details: { namespace, name: spec.name, error: (error as Error).message } })
+      .catch(() => {});
+    throw error;
+  }
+}
+
+/** The manifest, garbage-collected with the Sandbox (a dependent, not controlled by it). */
+function withOwner<T extends { metadata: object }>(manifest: T, owner: StoredSandbox): T {
+  return {
+    ...manifest,
+    metadata: {
+      ...manifest.metadata,
+      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: false, blockOwnerDeletion: false }],
+    },
+  };
+}
+
+/**
+ * The claims Berth manages, made ready before the Sandbox exists: an `existing` claim must be
+ * there; a claim Berth would create is reused when it is free (a retained claim from an earlier
+ * sandbox: resuming a session) and refused when another live sandbox manages it.
+ */
+async function prepareClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendered: RenderResult, id: string, undo: (() => Promise<void>)[]) {
+  const namespace = rendered.sandbox.metadata.namespace!;
+  const keys = berthLabelKeys(deps.defaults.labelPrefix);
+  const prepared: ClaimPlan[] = [];
+  const missing: SpecProblem[] = [];
+  const conflicts: SpecProblem[] = [];
+  for (const plan of rendered.claims) {
+    const existing = await deps.resources.readClaim(namespace, plan.name);
+    if (existing) {
+      const managerId = existing.metadata?.labels?.[keys.sandboxId];
+      const manager = managerId && managerId !== id ? await deps.store.sandboxes.getSandbox(managerId).catch(() => null) : null;
+      if (manager && !manager.deletedAt) {
+        conflicts.push({
+          code: "claim.in-use",
+          path: claimField(spec, plan),
+          message: `claim ${plan.name} belongs to the live sandbox ${manager.namespace}/${manager.name}: delete that sandbox first, or choose another claim`,
+        });
+        continue;
+      }
+      prepared.push(plan);
+      continue;
+    }
+    if (!plan.manifest) {
+      missing.push({
+        code: "claim.not-found",
+        path: claimField(spec, plan),
+        message: `claim ${plan.name} does not exist in namespace ${namespace}: create it first, or let Berth create one (ownership retain or delete)`,
+      });
+      continue;
+    }
+    await deps.resources.createClaim(plan.manifest);
+    undo.push(() => deps.resources.deleteClaim(namespace, plan.name));
+    prepared.push(plan);
+  }
+  if (conflicts.length > 0) throw new SandboxConflictError(conflicts);
+  if (missing.length > 0) throw new SpecRejectedError(missing);
+  return prepared;
+}

@@ -1,0 +1,20 @@
+import type { SpecProblem } from "../domain/problems.ts";
+
+// What the lifecycle service refuses, in terms the API turns into problem+json: each names the
+// field at fault and what to do about it.
+
+/** The submitted spec breaks a rule (400). */
+export class SpecRejectedError extends Error {
+  constructor(readonly problems: SpecProblem[]) {
+    super(problems.map((problem) => `${problem.path.join(".") || "(body)"}: ${problem.message}`).join("; "));
+    this.name = "SpecRejectedError";
+  }
+}
+
+/** The spec is valid but conflicts with what exists (409): a claim another live sandbox manages. */
+export class SandboxConflictError extends Error {
+  constructor(readonly problems: SpecProblem[]) {
+    super(problems.map((problem) => problem.message).join("; "));
+    this.name = "SandboxConflictError";
+  }
+}
