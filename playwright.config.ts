@@ -6,20 +6,43 @@ import { defineConfig } from "@playwright/test";
 /**
  * End-to-end tests in Debian's Chromium against a production build (`npx next build` first).
  *
- * The server gets a fresh data directory per run, so every run starts from an empty store. The
- * config is evaluated again in each worker process; keeping the directory in the environment
- * makes workers see the same one instead of making their own. The process that made it removes
- * it when it exits, after the web server has been stopped.
+ * Each project gets a server of its own on a fresh data directory, so one project's sandboxes
+ * never show up in another's pages: "console" checks the shell on an empty store, "api" drives
+ * the HTTP API. The config is evaluated again in each worker process; keeping the directories in
+ * the environment makes workers see the same ones. The process that made them removes them when
+ * it exits, after the web servers have been stopped.
  */
-if (!process.env.BERTH_E2E_DATA_DIR) {
-  const created = mkdtempSync(join(tmpdir(), "berth-e2e-"));
-  process.env.BERTH_E2E_DATA_DIR = created;
-  process.on("exit", () => rmSync(created, { recursive: true, force: true }));
-}
-const dataDir = process.env.BERTH_E2E_DATA_DIR;
+const SERVERS = [
+  { project: "console", port: 3210, testMatch: /shell\.spec\.ts/ },
+  { project: "api", port: 3211, testMatch: /api\.spec\.ts/ },
+] as const;
 
-const PORT = 3210;
-const baseURL = `http://127.0.0.1:${PORT}`;
+function dataDirFor(project: string): string {
+  const variable = `BERTH_E2E_DATA_DIR_${project.toUpperCase()}`;
+  if (!process.env[variable]) {
+    const created = mkdtempSync(join(tmpdir(), `berth-e2e-${project}-`));
+    process.env[variable] = created;
+    process.on("exit", () => rmSync(created, { recursive: true, force: true }));
+  }
+  return process.env[variable]!;
+}
+
+const chromium = {
+  browserName: "chromium" as const,
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -27,42 +50,23 @@ export default defineConfig({
   retries: 0,
   workers: 1,
   reporter: "list",
-  use: {
-    baseURL,
-    trace: "retain-on-failure",
-  },
-  projects: [
-    {
-      name: "chromium",
-      use: {
-        browserName: "chromium",
-        launchOptions: {
-          executablePath: "/usr/bin/chromium",
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      },
-    },
-  ],
-  webServer: {
-    command: `npx next start -H 127.0.0.1 -p ${PORT}`,
+  use: { trace: "retain-on-failure" },
+  projects: SERVERS.map(({ project, port, testMatch }) => ({
+    name: project,
+    testMatch,
+    use: { ...chromium, baseURL: `http://127.0.0.1:${port}` },
+  })),
+  webServer: SERVERS.map(({ project, port }) => ({
+    command: `npx next start -H 127.0.0.1 -p ${port}`,
     // Ready when the health route answers: that also means the store has been opened.
-    url: `${baseURL}/api/health`,
+    url: `http://127.0.0.1:${port}/api/health`,
     // The embedded defaults, whatever the calling shell has configured.
-    env: { BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded" },
+    env: { BERTH_DATA_DIR: dataDirFor(project), DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20" },
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
     // Let the server release its data-directory lock before the directory is removed.
-    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-  },
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
+  })),
 });

@@ -31,8 +31,8 @@ export default async function SandboxesPage() {
       {rows.length === 0 ? (
         <EmptyState icon={<SandboxIcon />} title="No sandboxes yet">
           <p>
-            Creating sandboxes needs Berth&apos;s sandbox driver, which is not built in this version. Once it is, the
-            sandboxes you create will be listed here with their phase and age.
+            This version creates sandboxes through its API only (<code>POST /api/v1/sandboxes</code>); the create form
+            comes later. Sandboxes you create will be listed here with their phase and age.
           </p>
         </EmptyState>
       ) : (

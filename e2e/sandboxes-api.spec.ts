@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+
+// The sandbox API over HTTP against a real server on the embedded cluster: what scripts and
+// other tools rely on (DESIGN.md's API contract).
+
+let counter = 0;
+const uniqueName = () => `api-box-${Date.now().toString(36)}-${++counter}`;
+
+test("POST /api/v1/sandboxes creates a sandbox and answers 201 with its record and Location", async ({ request }) => {
+  const name = uniqueName();
+  const response = await request.post("/api/v1/sandboxes", { data: { name } });
+  const record = (await response.json()) as { id: string; name: string; namespace: string };
+  expect([response.status(), response.headers()["location"], record.name, record.namespace]).toEqual([201, `/api/v1/sandboxes/${record.id}`, name, "default"]);
+});
+
+test("GET /api/v1/sandboxes/{id} returns the created sandbox", async ({ request }) => {
+  const created = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
+  const read = await request.get(`/api/v1/sandboxes/${created.id}`);
+  expect(((await read.json()) as { id: string }).id).toBe(created.id);
+});
+
+test("GET /api/v1/sandboxes lists sandboxes a page at a time", async ({ request }) => {
+  await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } });
+  await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } });
+  const page = (await (await request.get("/api/v1/sandboxes?limit=1")).json()) as { items: unknown[]; nextCursor: string | null };
+  expect([page.items.length, typeof page.nextCursor]).toEqual([1, "string"]);
+});
+
+test("an invalid spec is refused with problem+json naming both conflicting fields", async ({ request }) => {
+  const response = await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), workspace: { backend: "ephemeral", claim: { size: "5Gi" } } } });
+  const body = (await response.json()) as { code: string; errors: { field: string }[] };
+  expect([response.status(), response.headers()["content-type"], body.code]).toEqual([400, "application/problem+json", "invalid-spec"]);
+  expect(body.errors.map((error) => error.field)).toEqual(expect.arrayContaining(["workspace.claim.size"]));
+});
+
+test("a body that is not JSON is refused with problem+json", async ({ request }) => {
+  const response = await request.post("/api/v1/sandboxes", { data: Buffer.from("{not json"), headers: { "Content-Type": "application/json" } });
+  expect([response.status(), ((await response.json()) as { code: string }).code]).toEqual([400, "invalid-json"]);
+});
+
+test("a name that is taken is refused with 409 naming the name field", async ({ request }) => {
+  const name = uniqueName();
+  await request.post("/api/v1/sandboxes", { data: { name } });
+  const response = await request.post("/api/v1/sandboxes", { data: { name } });
+  const body = (await response.json()) as { errors: { field: string }[] };
+  expect([response.status(), body.errors[0]?.field]).toEqual([409, "name"]);
+});
+
+test("?dryRun=true returns the manifests and creates nothing", async ({ request }) => {
+  const name = uniqueName();
+  const response = await request.post("/api/v1/sandboxes?dryRun=true", { data: { name, workspace: { claim: { ownership: "retain" } } } });
+  const body = (await response.json()) as { manifests: { sandbox: { metadata: { name: string } }; claims: { name: string }[] } };
+  const listed = (await (await request.get("/api/v1/sandboxes?limit=500")).json()) as { items: { name: string }[] };
+  expect([response.status(), body.manifests.sandbox.metadata.name, body.manifests.claims[0]?.name, listed.items.some((item) => item.name === name)]).toEqual([
+    200,
+    name,
+    `workspace-${name}`,
+    false,
+  ]);
+});
+
+test("an unknown sandbox id answers 404 with problem+json", async ({ request }) => {
+  const response = await request.get("/api/v1/sandboxes/00000000-0000-4000-8000-000000000000");
+  expect([response.status(), response.headers()["content-type"]]).toEqual([404, "application/problem+json"]);
+});

@@ -1,0 +1,84 @@
+import type { KubeApiError } from "../kube/kube-errors.ts";
+import type { SandboxConflictError, SpecRejectedError } from "../sandboxes/lifecycle-errors.ts";
+import type { SandboxNameTakenError } from "../store/index.ts";
+import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
+
+// One wrapper around every API handler: domain errors become the right status and
+// problem+json, and nothing else leaks a stack trace. Handlers stay a few lines each.
+
+export class ClusterUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ClusterUnavailableError";
+  }
+}
+
+export class BadRequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "BadRequestError";
+  }
+}
+
+/**
+ * Errors are told apart by name, not instanceof: Next.js may bundle a module once for
+ * instrumentation (where the runtime that throws was built) and again for a route, and the two
+ * copies' classes are not the same object.
+ */
+function named<T extends Error>(error: unknown, name: string): error is T {
+  return error instanceof Error && error.name === name;
+}
+
+function problemFor(error: unknown): ProblemDetails {
+  if (named<SpecRejectedError>(error, "SpecRejectedError")) {
+    return problem(400, "invalid-spec", "The sandbox spec is not valid", "Correct the fields listed in errors and send it again.", error.problems);
+  }
+  if (named<SandboxConflictError>(error, "SandboxConflictError")) {
+    return problem(409, "conflict", "The sandbox conflicts with what exists", error.message, error.problems);
+  }
+  if (named<SandboxNameTakenError>(error, "SandboxNameTakenError")) {
+    return problem(409, "name-taken", "The name is taken", error.message, [{ code: "name.taken", path: ["name"], message: error.message }]);
+  }
+  if (named(error, "SandboxNotFoundError")) return problem(404, "not-found", "No such sandbox", error.message);
+  if (named(error, "InvalidCursorError")) {
+    return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
+  }
+  if (named<BadRequestError>(error, "BadRequestError")) return problem(400, error.code, "The request is not valid", error.message);
+  if (named(error, "ClusterUnavailableError")) return problem(503, "cluster-unavailable", "The Kubernetes cluster cannot serve this", error.message);
+  if (named(error, "ConfigError")) return problem(500, "configuration", "Berth's configuration is invalid", error.message);
+  if (named<KubeApiError>(error, "KubeApiError")) {
+    const status = error.code === 429 ? 429 : error.code >= 500 ? 502 : error.code;
+    return problem(status, `kubernetes-${error.reason.toLowerCase() || "error"}`, "The Kubernetes API refused the request", `${error.message} (HTTP ${error.code} ${error.reason})`);
+  }
+  console.error("berth: unexpected error in an API route", error);
+  return problem(500, "internal", "Something went wrong in Berth", "The error is in the server log; nothing half-made was left behind.");
+}
+
+/** Runs a handler and answers its failure as problem+json. */
+export function apiRoute<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>): (...args: Args) => Promise<Response> {
+  return async (...args: Args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return problemResponse(problemFor(error));
+    }
+  };
+}
+
+/** The request's JSON body, or a 400 that says the body is not JSON. */
+export async function jsonBody(request: Request): Promise<unknown> {
+  const text = await request.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequestError("invalid-json", "The request body is not JSON: send the sandbox spec as a JSON object with Content-Type: application/json.");
+  }
+}
+
+/** Who made the change: the user an authenticating proxy names, else "anonymous". */
+export function actorOf(request: Request): string {
+  return request.headers.get("x-forwarded-user") || request.headers.get("x-forwarded-email") || "anonymous";
+}

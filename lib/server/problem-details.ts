@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { fieldName, type SpecProblem } from "../domain/problems.ts";
+
+// Errors as application/problem+json (RFC 9457), with Berth's stable `code` and, for input
+// problems, every offending field with what to do about it.
+
+export const problemDetailsSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+});
+export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
+
+export function problem(status: number, code: string, title: string, detail: string, problems?: SpecProblem[]): ProblemDetails {
+  return {
+    type: `https://berth.dev/problems/${code}`,
+    title,
+    status,
+    detail,
+    code,
+    ...(problems ? { errors: problems.map((one) => ({ field: fieldName(one.path), code: one.code, message: one.message })) } : {}),
+  };
+}
+
+export function problemResponse(details: ProblemDetails): Response {
+  return new Response(JSON.stringify(details), {
+    status: details.status,
+    headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store" },
+  });
+}
