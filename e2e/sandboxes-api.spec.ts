@@ -63,3 +63,39 @@ test("an unknown sandbox id answers 404 with problem+json", async ({ request }) 
   const response = await request.get("/api/v1/sandboxes/00000000-0000-4000-8000-000000000000");
   expect([response.status(), response.headers()["content-type"]]).toEqual([404, "application/problem+json"]);
 });
+
+async function runningSandbox(request: import("@playwright/test").APIRequestContext): Promise<string> {
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
+  await expect
+    .poll(async () => (await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["true"] } })).status(), { timeout: 20_000 })
+    .toBe(200);
+  return id;
+}
+
+test("POST /api/v1/sandboxes/{id}/exec runs a command and returns exit code and output", async ({ request }) => {
+  const id = await runningSandbox(request);
+  const response = await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["sh", "-c", "echo hi > /sandbox/session.txt && cat /sandbox/session.txt; exit 2"] } });
+  expect(await response.json()).toEqual({ exitCode: 2, stdout: "hi\n", stderr: "" });
+});
+
+test("exec without a command is refused with problem+json naming the command field", async ({ request }) => {
+  const response = await request.post("/api/v1/sandboxes/00000000-0000-4000-8000-000000000000/exec", { data: { command: [] } });
+  const body = (await response.json()) as { errors: { field: string }[] };
+  expect([response.status(), body.errors[0]?.field]).toEqual([400, "command"]);
+});
+
+test("stop answers 202 and exec is then refused with 409 until start", async ({ request }) => {
+  const id = await runningSandbox(request);
+  expect((await request.post(`/api/v1/sandboxes/${id}/stop`)).status()).toBe(202);
+  await expect.poll(async () => (await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["true"] } })).status()).toBe(409);
+  expect((await request.post(`/api/v1/sandboxes/${id}/start`)).status()).toBe(202);
+  await expect.poll(async () => (await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["true"] } })).status(), { timeout: 20_000 }).toBe(200);
+});
+
+test("DELETE /api/v1/sandboxes/{id} deletes it and says which claims were kept or removed", async ({ request }) => {
+  const name = uniqueName();
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name, workspace: { claim: { ownership: "retain" } } } })).json()) as { id: string };
+  const response = await request.delete(`/api/v1/sandboxes/${id}`);
+  const body = (await response.json()) as { keptClaims: string[]; record: { phase: string } };
+  expect([response.status(), body.keptClaims, body.record.phase]).toEqual([200, [`workspace-${name}`], "Deleted"]);
+});

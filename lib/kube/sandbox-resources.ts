@@ -1,4 +1,4 @@
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type V1OwnerReference, type V1PersistentVolumeClaim } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest } from "../render/manifests.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
@@ -53,6 +53,15 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
     deleteSandbox: (namespace: string, name: string) =>
       ignoreNotFound(() => custom.deleteNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name })),
 
+    async readPod(namespace: string, name: string): Promise<V1Pod | null> {
+      try {
+        return await kube(() => core.readNamespacedPod({ namespace, name }));
+      } catch (error) {
+        if (error instanceof KubeApiError && error.notFound) return null;
+        throw error;
+      }
+    },
+
     async readClaim(namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> {
       try {
         return await kube(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));
@@ -66,6 +75,15 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
       kube(() => core.createNamespacedPersistentVolumeClaim({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),
 
     deleteClaim: (namespace: string, name: string) => ignoreNotFound(() => core.deleteNamespacedPersistentVolumeClaim({ namespace, name })),
+
+    listClaims: async (namespace: string, labelSelector: string): Promise<V1PersistentVolumeClaim[]> =>
+      (await kube(() => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }))).items,
+
+    /** Suspends or resumes: `operatingMode` in v1beta1, `replicas` in the deprecated v1alpha1. */
+    async setRunning(namespace: string, name: string, running: boolean): Promise<StoredSandbox> {
+      const spec = version === "v1alpha1" ? { replicas: running ? 1 : 0 } : { operatingMode: running ? "Running" : "Suspended" };
+      return (await kube(() => custom.patchNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name, body: { spec } }, mergePatch))) as StoredSandbox;
+    },
 
     /**
      * Makes the claim a dependent of the Sandbox (not controlled, not blocking), so the garbage

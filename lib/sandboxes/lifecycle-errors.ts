@@ -18,3 +18,11 @@ export class SandboxConflictError extends Error {
     this.name = "SandboxConflictError";
   }
 }
+
+/** The sandbox cannot do this in its current state (409), e.g. exec while it is stopped. */
+export class SandboxStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SandboxStateError";
+  }
+}

@@ -1,5 +1,7 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
-import type { SandboxConflictError, SpecRejectedError } from "../sandboxes/lifecycle-errors.ts";
+import type { z } from "zod";
+import { problemsFromZodError } from "../domain/problems.ts";
+import { SpecRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
 
@@ -47,6 +49,8 @@ function problemFor(error: unknown): ProblemDetails {
     return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
   }
   if (named<BadRequestError>(error, "BadRequestError")) return problem(400, error.code, "The request is not valid", error.message);
+  if (named(error, "SandboxStateError")) return problem(409, "wrong-state", "The sandbox cannot do that now", error.message);
+  if (named(error, "ExecTimeoutError")) return problem(504, "exec-timeout", "The command timed out", error.message);
   if (named(error, "ClusterUnavailableError")) return problem(503, "cluster-unavailable", "The Kubernetes cluster cannot serve this", error.message);
   if (named(error, "ConfigError")) return problem(500, "configuration", "Berth's configuration is invalid", error.message);
   if (named<KubeApiError>(error, "KubeApiError")) {
@@ -76,6 +80,13 @@ export async function jsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new BadRequestError("invalid-json", "The request body is not JSON: send the sandbox spec as a JSON object with Content-Type: application/json.");
   }
+}
+
+/** The request body parsed with a schema, or a 400 naming each field that is wrong. */
+export async function parsedBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const result = schema.safeParse(await jsonBody(request));
+  if (!result.success) throw new SpecRejectedError(problemsFromZodError(result.error));
+  return result.data;
 }
 
 /** Who made the change: the user an authenticating proxy names, else "anonymous". */

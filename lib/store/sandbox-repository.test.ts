@@ -42,6 +42,10 @@ describe(`sandbox records (${testStoreKind})`, () => {
     expect(await store.sandboxes.getSandbox(old.id)).toMatchObject({ phase: "Deleted", deletedAt: expect.any(Date) });
   });
 
+  it("answer an id that is not a UUID with no record rather than an error", async () => {
+    expect(await store.sandboxes.getSandbox("not-a-uuid")).toBeNull();
+  });
+
   it("find a live sandbox by namespace and name", async () => {
     const created = await store.sandboxes.recordSandbox(aNewSandbox());
     expect((await store.sandboxes.findLiveSandbox(created.namespace, created.name))?.id).toBe(created.id);

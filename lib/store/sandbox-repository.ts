@@ -59,7 +59,9 @@ export function sandboxRepository(db: Db) {
       }
     },
 
+    /** The record with this id; null for ids that are not ours (not even UUIDs). */
     async getSandbox(id: string): Promise<SandboxRecord | null> {
+      if (!UUID_SHAPE.test(id)) return null;
       const row = await db.sandbox.findUnique({ where: { id } });
       return row ? toRecord(row) : null;
     },

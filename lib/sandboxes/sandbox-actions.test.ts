@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
+import { connectToEmbeddedCluster } from "../kube/cluster-connection.ts";
+import { ExecTimeoutError } from "../kube/pod-exec.ts";
+import { sandboxResources } from "../kube/sandbox-resources.ts";
+import { startSimulatedCluster, type SimCluster } from "../sim/index.ts";
+import { eventually } from "../sim/testing/eventually.ts";
+import { openTestStore } from "../store/test-databases.ts";
+import { createSandbox } from "./create-sandbox.ts";
+import { SandboxStateError } from "./lifecycle-errors.ts";
+import { deleteSandbox, execInSandbox, setSandboxRunning, type ActionDeps } from "./sandbox-actions.ts";
+
+// Stop, start, exec and delete through the lifecycle service against the embedded cluster.
+
+let sim: SimCluster;
+let closeStore: () => Promise<void>;
+let deps: ActionDeps;
+
+beforeAll(async () => {
+  sim = await startSimulatedCluster({ clockScale: 200 });
+  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const { store, cleanup } = await openTestStore();
+  closeStore = cleanup;
+  deps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults: gatewayDefaultsSchema.parse({}) };
+});
+afterAll(async () => {
+  await sim.stop();
+  await closeStore();
+});
+
+let counter = 0;
+const uniqueName = () => `act-${++counter}-${Date.now().toString(36)}`;
+
+async function runningSandbox(spec: Record<string, unknown> = {}) {
+  const name = uniqueName();
+  const { record } = await createSandbox(deps, { name, ...spec }, "alice");
+  await eventually(async () => {
+    const pod = await deps.resources.readPod("default", name);
+    if (pod?.status?.phase !== "Running") throw new Error("not running");
+  });
+  return record;
+}
+
+async function until(check: () => Promise<boolean>, what: string) {
+  await eventually(async () => {
+    if (!(await check())) throw new Error(what);
+  });
+}
+
+describe("exec", () => {
+  it("runs a command in the agent container and returns its exit code and output", async () => {
+    const record = await runningSandbox();
+    const result = await execInSandbox(deps, record.id, ["sh", "-c", "echo out; echo err >&2; exit 3"], 10, "alice");
+    expect(result).toEqual({ exitCode: 3, stdout: "out\n", stderr: "err\n" });
+  });
+
+  it("stops a command that outlives its timeout", async () => {
+    const record = await runningSandbox();
+    await expect(execInSandbox(deps, record.id, ["sleep", "100000"], 1, "alice")).rejects.toBeInstanceOf(ExecTimeoutError);
+  });
+
+  it("is refused while the sandbox is stopped", async () => {
+    const record = await runningSandbox();
+    await setSandboxRunning(deps, record.id, false, "alice");
+    await until(async () => (await deps.resources.readPod("default", record.name)) === null, "pod still there");
+    await expect(execInSandbox(deps, record.id, ["true"], 5, "alice")).rejects.toBeInstanceOf(SandboxStateError);
+  });
+});
+
+describe("stop and start", () => {
+  it("keep the workspace: a file written before the stop is there after the start", async () => {
+    const record = await runningSandbox();
+    await execInSandbox(deps, record.id, ["sh", "-c", "echo kept > /sandbox/session.txt"], 10, "alice");
+    await setSandboxRunning(deps, record.id, false, "alice");
+    await until(async () => (await deps.resources.readPod("default", record.name)) === null, "pod still there");
+    await setSandboxRunning(deps, record.id, true, "alice");
+    await until(async () => (await deps.resources.readPod("default", record.name))?.status?.phase === "Running", "not running again");
+    expect((await execInSandbox(deps, record.id, ["cat", "/sandbox/session.txt"], 10, "alice")).stdout).toBe("kept\n");
+  });
+});
+
+describe("delete", () => {
+  it("removes a delete claim and keeps a retained one", async () => {
+    const scratch = `scratch-${uniqueName()}`;
+    const record = await runningSandbox({
+      workspace: { claim: { ownership: "retain" } },
+      volumes: [{ name: "scratch", pvc: { claimName: scratch, deleteOnSandboxTermination: true }, mountPath: "/scratch" }],
+    });
+    const { removedClaims, keptClaims } = await deleteSandbox(deps, record.id, "alice");
+    expect([removedClaims, keptClaims]).toEqual([[scratch], [`workspace-${record.name}`]]);
+  });
+
+  it("sweeps its delete claims even when the Sandbox was deleted behind Berth's back", async () => {
+    const record = await runningSandbox({ workspace: { claim: { ownership: "delete" } } });
+    await deps.resources.deleteSandbox("default", record.name);
+    const { removedClaims } = await deleteSandbox(deps, record.id, "alice");
+    await until(async () => (await deps.resources.readClaim("default", `workspace-${record.name}`)) === null, "claim still there");
+    expect(removedClaims).toEqual([`workspace-${record.name}`]);
+  });
+
+  it("keeps the record and its timeline, marked deleted", async () => {
+    const record = await runningSandbox();
+    await deleteSandbox(deps, record.id, "alice");
+    const kept = await deps.store.sandboxes.getSandbox(record.id);
+    const timeline = await deps.store.timeline.listForSandbox(record.id, { limit: 10 });
+    expect([kept?.phase, timeline.map((event) => event.reason)]).toEqual(["Deleted", ["Created", "Deleted"]]);
+  });
+});

@@ -1,0 +1,81 @@
+import { berthLabelKeys } from "../domain/labels.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { ClusterConnection } from "../kube/cluster-connection.ts";
+import { execInPod, type ExecResult } from "../kube/pod-exec.ts";
+import { AGENT_CONTAINER_NAME } from "../render/render-sandbox.ts";
+import { SandboxNotFoundError } from "../store/index.ts";
+import type { CreateSandboxDeps } from "./create-sandbox.ts";
+import { SandboxStateError } from "./lifecycle-errors.ts";
+
+// What can be done to a sandbox once it exists: stop and start it (claims kept), run a command
+// in it, delete it (sweeping only the claims Berth owns for deletion).
+
+export interface ActionDeps extends CreateSandboxDeps {
+  connection: ClusterConnection;
+}
+
+async function liveRecord(deps: ActionDeps, id: string): Promise<SandboxRecord> {
+  const record = await deps.store.sandboxes.getSandbox(id);
+  if (!record || record.deletedAt) throw new SandboxNotFoundError(id);
+  return record;
+}
+
+export async function setSandboxRunning(deps: ActionDeps, id: string, running: boolean, actor: string): Promise<SandboxRecord> {
+  const record = await liveRecord(deps, id);
+  await deps.resources.setRunning(record.namespace, record.name, running);
+  await deps.store.timeline.appendEvent({
+    sandboxId: id,
+    type: "Lifecycle",
+    reason: running ? "StartRequested" : "StopRequested",
+    message: running ? "Start requested: the sandbox gets a pod again, with its workspace claims" : "Stop requested: the pod is removed, the workspace claims are kept",
+    occurredAt: new Date(),
+  });
+  await deps.store.audit.recordChange({ actor, action: running ? "sandbox.start" : "sandbox.stop", targetKind: "Sandbox", targetId: id, outcome: "Succeeded" });
+  return record;
+}
+
+/**
+ * Deletes the Sandbox (its pod and template claims go with it through garbage collection) and
+ * sweeps Berth's `delete` claims by label, also when the Sandbox was already gone. `retain` and
+ * `existing` claims are never touched. The record and its timeline stay, marked deleted.
+ */
+export async function deleteSandbox(deps: ActionDeps, id: string, actor: string): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
+  const record = await liveRecord(deps, id);
+  const keys = berthLabelKeys(deps.defaults.labelPrefix);
+  await deps.resources.deleteSandbox(record.namespace, record.name);
+  const managed = await deps.resources.listClaims(record.namespace, `${keys.sandboxId}=${id}`);
+  const removedClaims: string[] = [];
+  const keptClaims: string[] = [];
+  for (const claim of managed) {
+    const name = claim.metadata!.name!;
+    if (claim.metadata?.labels?.[keys.claimOwnership] === "delete") {
+      await deps.resources.deleteClaim(record.namespace, name);
+      removedClaims.push(name);
+    } else {
+      keptClaims.push(name);
+    }
+  }
+  const deleted = await deps.store.sandboxes.markDeleted(id, new Date());
+  await deps.store.timeline.appendEvent({
+    sandboxId: id,
+    type: "Lifecycle",
+    reason: "Deleted",
+    message: `Sandbox deleted; claims removed: ${removedClaims.join(", ") || "none"}; kept: ${keptClaims.join(", ") || "none"}`,
+    occurredAt: new Date(),
+    data: { removedClaims, keptClaims },
+  });
+  await deps.store.audit.recordChange({ actor, action: "sandbox.delete", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { removedClaims, keptClaims } });
+  return { record: deleted, removedClaims, keptClaims };
+}
+
+/** Runs a command in the agent container; refused while the sandbox has no running pod. */
+export async function execInSandbox(deps: ActionDeps, id: string, command: string[], timeoutSeconds: number, actor: string): Promise<ExecResult> {
+  const record = await liveRecord(deps, id);
+  const pod = await deps.resources.readPod(record.namespace, record.name);
+  if (!pod || pod.status?.phase !== "Running" || pod.metadata?.deletionTimestamp) {
+    throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} has no running pod (${pod ? `pod is ${pod.metadata?.deletionTimestamp ? "terminating" : pod.status?.phase}` : "no pod"}): start it or wait until it is Ready.`);
+  }
+  const result = await execInPod(deps.connection, { namespace: record.namespace, pod: record.name, container: AGENT_CONTAINER_NAME }, command, timeoutSeconds);
+  await deps.store.audit.recordChange({ actor, action: "sandbox.exec", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { command, exitCode: result.exitCode } });
+  return result;
+}
