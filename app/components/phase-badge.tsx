@@ -12,7 +12,8 @@ const TONES: Record<SandboxPhase, Tone> = {
   Recovering: "progress",
   Stopping: "progress",
   Stopped: "neutral",
-  Failed: "danger",
+  Starting: "progress",
+  Error: "danger",
   Deleting: "progress",
   Deleted: "neutral",
 };

@@ -13,7 +13,8 @@ export const SANDBOX_PHASES = [
   "Recovering",
   "Stopping",
   "Stopped",
-  "Failed",
+  "Starting",
+  "Error",
   "Deleting",
   "Deleted",
 ] as const;
