@@ -99,3 +99,29 @@ test("DELETE /api/v1/sandboxes/{id} deletes it and says which claims were kept o
   const body = (await response.json()) as { keptClaims: string[]; record: { phase: string } };
   expect([response.status(), body.keptClaims, body.record.phase]).toEqual([200, [`workspace-${name}`], "Deleted"]);
 });
+
+test("a created sandbox reaches Ready, and its timeline says how", async ({ request }) => {
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 20_000 }).toBe("Ready");
+  const { items } = (await (await request.get(`/api/v1/sandboxes/${id}/timeline`)).json()) as { items: { reason: string }[] };
+  expect([items[0]?.reason, items.at(-1)?.reason]).toEqual(["Created", "Ready"]);
+});
+
+test("GET /api/v1/events streams the sandbox's changes as Server-Sent Events with ids", async ({ request, baseURL }) => {
+  const abort = new AbortController();
+  const response = await fetch(`${baseURL}/api/v1/events`, { signal: abort.signal });
+  expect(response.headers.get("content-type")).toBe("text/event-stream");
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const deadline = Date.now() + 20_000;
+  while (!text.includes(`"sandboxId":"${id}","type":"Lifecycle","reason":"Ready"`) && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  abort.abort();
+  const readyBlock = text.split("\n\n").find((block) => block.includes(`"sandboxId":"${id}"`) && block.includes('"reason":"Ready"'));
+  expect(readyBlock).toMatch(/^id: \d+$/m);
+});

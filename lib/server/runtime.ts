@@ -5,6 +5,7 @@
 import { loadServerConfigFromProcess, type ServerConfig } from "../config/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
+import { startReconciler } from "./reconciler.ts";
 
 export interface Runtime {
   config: ServerConfig;
@@ -37,8 +38,12 @@ async function start(): Promise<Runtime> {
     await store.close();
     throw error;
   }
+  const reconciler = startReconciler(config, store, cluster);
   const runtime = { config, store, cluster, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
-  const stop = () => void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));
+  const stop = () => {
+    reconciler.stop();
+    void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   return runtime;

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NewTimelineEvent } from "../domain/timeline.ts";
+import type { Store } from "../store/index.ts";
+import { openTestStore } from "../store/test-databases.ts";
+import { publishTimelineEvent } from "./event-bus.ts";
+import { timelineEventStream } from "./sse-stream.ts";
+
+// The SSE stream over a real store: replay after Last-Event-ID, then live, without loss or repeats.
+
+let store: Store;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ store, cleanup } = await openTestStore()));
+afterAll(() => cleanup());
+
+const anEvent = (reason: string, sandboxId: string | null = null): NewTimelineEvent => ({ sandboxId, type: "Lifecycle", reason, message: reason, occurredAt: new Date() });
+
+/** Stores and publishes, as the reconciler does. */
+async function record(reason: string, sandboxId: string | null = null) {
+  const event = await store.timeline.appendEvent(anEvent(reason, sandboxId));
+  publishTimelineEvent(event);
+  return event;
+}
+
+/** Reads the stream until `count` events have arrived; returns their reasons and ids. */
+async function readEvents(stream: ReadableStream<Uint8Array>, count: number): Promise<{ reasons: string[]; ids: string[] }> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const blocks = () => text.split("\n\n").filter((block) => block.includes("event: timeline"));
+  while (blocks().length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  const parsed = blocks().map((block) => ({ id: /^id: (\d+)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) as { reason: string } }));
+  return { reasons: parsed.map((one) => one.data.reason), ids: parsed.map((one) => one.id) };
+}
+
+describe("the timeline event stream", () => {
+  it("replays what was missed after Last-Event-ID, then goes live", async () => {
+    const seen = await record("SeenBefore");
+    await record("MissedOne");
+    await record("MissedTwo");
+    const abort = new AbortController();
+    const stream = timelineEventStream({ timeline: store.timeline, lastEventId: seen.id, signal: abort.signal });
+    const reading = readEvents(stream, 3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await record("Live");
+    const { reasons } = await reading;
+    abort.abort();
+    expect(reasons).toEqual(["MissedOne", "MissedTwo", "Live"]);
+  });
+
+  it("gives every event its id, increasing", async () => {
+    const start = await record("Start");
+    await record("A");
+    await record("B");
+    const abort = new AbortController();
+    const { ids } = await readEvents(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, signal: abort.signal }), 2);
+    abort.abort();
+    expect(BigInt(ids[1]!) > BigInt(ids[0]!)).toBe(true);
+  });
+
+  it("narrows to one sandbox", async () => {
+    const sandbox = await store.sandboxes.recordSandbox({ name: `sse-${Date.now().toString(36)}`, namespace: "default", spec: {}, workspaceBackend: "pvc" });
+    const start = await record("Start");
+    await record("Other");
+    await record("Mine", sandbox.id);
+    const abort = new AbortController();
+    const { reasons } = await readEvents(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, sandboxId: sandbox.id, signal: abort.signal }), 1);
+    abort.abort();
+    expect(reasons).toEqual(["Mine"]);
+  });
+
+  it("sends only live events without Last-Event-ID", async () => {
+    await record("History");
+    const abort = new AbortController();
+    const stream = timelineEventStream({ timeline: store.timeline, signal: abort.signal });
+    const reading = readEvents(stream, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await record("Now");
+    const { reasons } = await reading;
+    abort.abort();
+    expect(reasons).toEqual(["Now"]);
+  });
+});
