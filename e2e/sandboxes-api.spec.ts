@@ -125,3 +125,8 @@ test("GET /api/v1/events streams the sandbox's changes as Server-Sent Events wit
   const readyBlock = text.split("\n\n").find((block) => block.includes(`"sandboxId":"${id}"`) && block.includes('"reason":"Ready"'));
   expect(readyBlock).toMatch(/^id: \d+$/m);
 });
+
+test("GET /api/v1/openapi.json documents the API as OpenAPI 3.1", async ({ request }) => {
+  const document = (await (await request.get("/api/v1/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown> };
+  expect([document.openapi, "/api/v1/sandboxes" in document.paths]).toEqual(["3.1.0", true]);
+});

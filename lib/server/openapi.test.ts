@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "./openapi.ts";
+
+const document = openApiDocument("test");
+
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, inner]) => (key === "$ref" && typeof inner === "string" ? [inner] : refsIn(inner)));
+  }
+  return [];
+}
+
+describe("the OpenAPI document", () => {
+  it("documents every path of the API contract", () => {
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/api/health", "/api/v1/sandboxes", "/api/v1/sandboxes/{id}", "/api/v1/sandboxes/{id}/exec", "/api/v1/events"]),
+    );
+  });
+
+  it("resolves every reference to a component schema", () => {
+    const missing = refsIn(document).filter((ref) => !(ref.replace("#/components/schemas/", "") in document.components.schemas));
+    expect(missing).toEqual([]);
+  });
+
+  it("describes the sandbox spec from the zod schema, with its fields", () => {
+    const spec = document.components.schemas.SandboxSpec as { properties: Record<string, unknown>; required: string[] };
+    expect([Object.keys(spec.properties), spec.required]).toEqual([expect.arrayContaining(["name", "workspace", "volumes", "driverConfig", "disruptionPolicy"]), ["name"]]);
+  });
+
+  it("writes dates as date-time strings", () => {
+    const sandbox = document.components.schemas.Sandbox as { properties: { createdAt: { type: string; format: string } } };
+    expect(sandbox.properties.createdAt).toMatchObject({ type: "string", format: "date-time" });
+  });
+});

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { auditEntrySchema } from "../domain/audit.ts";
+import { execRequestSchema } from "../domain/exec-request.ts";
+import { healthSchema } from "../domain/health.ts";
+import { sandboxRecordSchema } from "../domain/sandbox-record.ts";
+import { sandboxSpecSchema } from "../domain/sandbox-spec.ts";
+import { timelineEventSchema } from "../domain/timeline.ts";
+import { problemDetailsSchema } from "./problem-details.ts";
+
+// GET /api/v1/openapi.json, generated from the very zod schemas the API validates with, so the
+// document cannot drift from the code. Cross-field rules (a refinement) do not show in JSON
+// Schema; the problem+json answers name them.
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  return z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    // Dates travel as RFC 3339 strings.
+    override: (context) => {
+      if ((context.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === "date") {
+        context.jsonSchema.type = "string";
+        context.jsonSchema.format = "date-time";
+      }
+    },
+  }) as JsonSchema;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+const problems = { description: "A problem, as application/problem+json (RFC 9457)", content: { "application/problem+json": { schema: ref("Problem") } } };
+const idParameter = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+const page = (item: string) => ({ type: "object", properties: { items: { type: "array", items: ref(item) }, nextCursor: { type: ["string", "null"] } }, required: ["items", "nextCursor"] });
+
+export function openApiDocument(version: string) {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Berth API", version, description: "Sandboxes for AI agents on Kubernetes: create, observe and operate them." },
+    paths: {
+      "/api/health": { get: { summary: "What this server is connected to", responses: { 200: { description: "Serving", ...json(ref("Health")) }, 503: { description: "The store does not answer", ...json(ref("Health")) } } } },
+      "/api/v1/sandboxes": {
+        get: {
+          summary: "Live sandboxes, newest first",
+          parameters: [
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+            { name: "cursor", in: "query", schema: { type: "string" } },
+          ],
+          responses: { 200: { description: "A page", ...json(page("Sandbox")) }, 400: problems },
+        },
+        post: {
+          summary: "Create a sandbox",
+          parameters: [{ name: "dryRun", in: "query", schema: { type: "boolean" }, description: "Render and validate against the cluster; create nothing" }],
+          requestBody: { required: true, ...json(ref("SandboxSpec")) },
+          responses: { 201: { description: "Created", ...json(ref("Sandbox")) }, 200: { description: "Dry run: the manifests" }, 400: problems, 409: problems, 503: problems },
+        },
+      },
+      "/api/v1/sandboxes/{id}": {
+        parameters: [idParameter],
+        get: { summary: "One sandbox with its derived status", responses: { 200: json(ref("Sandbox")), 404: problems } },
+        delete: { summary: "Delete a sandbox; claims are swept or kept by their ownership", responses: { 200: { description: "Deleted" }, 404: problems } },
+      },
+      "/api/v1/sandboxes/{id}/stop": { parameters: [idParameter], post: { summary: "Stop (suspend), keeping claims", responses: { 202: json(ref("Sandbox")), 404: problems } } },
+      "/api/v1/sandboxes/{id}/start": { parameters: [idParameter], post: { summary: "Start (resume)", responses: { 202: json(ref("Sandbox")), 404: problems } } },
+      "/api/v1/sandboxes/{id}/exec": {
+        parameters: [idParameter],
+        post: {
+          summary: "Run a command in the agent container",
+          requestBody: { required: true, ...json(ref("ExecRequest")) },
+          responses: {
+            200: json({ type: "object", properties: { exitCode: { type: "integer" }, stdout: { type: "string" }, stderr: { type: "string" } }, required: ["exitCode", "stdout", "stderr"] }),
+            400: problems,
+            404: problems,
+            409: problems,
+            504: problems,
+          },
+        },
+      },
+      "/api/v1/sandboxes/{id}/timeline": {
+        parameters: [idParameter, { name: "after", in: "query", schema: { type: "string" } }],
+        get: { summary: "The stored timeline, oldest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("TimelineEvent") } } }), 404: problems } },
+      },
+      "/api/v1/events": {
+        get: {
+          summary: "Server-Sent Events of every timeline event; Last-Event-ID resumes without loss",
+          parameters: [{ name: "sandbox", in: "query", schema: { type: "string", format: "uuid" } }, { name: "Last-Event-ID", in: "header", schema: { type: "string" } }],
+          responses: { 200: { description: "An event stream; each event's data is a TimelineEvent", content: { "text/event-stream": { schema: { type: "string" } } } }, 400: problems },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        SandboxSpec: jsonSchema(sandboxSpecSchema, "input"),
+        Sandbox: jsonSchema(sandboxRecordSchema, "output"),
+        ExecRequest: jsonSchema(execRequestSchema, "input"),
+        TimelineEvent: jsonSchema(timelineEventSchema, "output"),
+        AuditEntry: jsonSchema(auditEntrySchema, "output"),
+        Health: jsonSchema(healthSchema, "output"),
+        Problem: jsonSchema(problemDetailsSchema, "output"),
+      },
+    },
+  };
+}
