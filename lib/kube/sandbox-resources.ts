@@ -62,6 +62,9 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
       }
     },
 
+    deletePod: (namespace: string, name: string, gracePeriodSeconds?: number) =>
+      ignoreNotFound(() => core.deleteNamespacedPod({ namespace, name, ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }) })),
+
     async readClaim(namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> {
       try {
         return await kube(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));

@@ -8,7 +8,7 @@ import { eventually } from "../sim/testing/eventually.ts";
 import { openTestStore } from "../store/test-databases.ts";
 import { createSandbox } from "./create-sandbox.ts";
 import { SandboxStateError } from "./lifecycle-errors.ts";
-import { deleteSandbox, execInSandbox, setSandboxRunning, type ActionDeps } from "./sandbox-actions.ts";
+import { deleteSandbox, execInSandbox, recoverSandbox, setSandboxRunning, type ActionDeps } from "./sandbox-actions.ts";
 
 // Stop, start, exec and delete through the lifecycle service against the embedded cluster.
 
@@ -104,5 +104,25 @@ describe("delete", () => {
     const kept = await deps.store.sandboxes.getSandbox(record.id);
     const timeline = await deps.store.timeline.listForSandbox(record.id, { limit: 10 });
     expect([kept?.phase, timeline.map((event) => event.reason)]).toEqual(["Deleted", ["Created", "Deleted"]]);
+  });
+});
+
+describe("recover", () => {
+  it("replaces a pod the kubelet evicted to Failed, keeping the workspace", async () => {
+    const record = await runningSandbox();
+    await execInSandbox(deps, record.id, ["sh", "-c", "echo kept > /sandbox/session.txt"], 10, "alice");
+    const failed = await deps.resources.readPod("default", record.name);
+    await fetch(`${sim.serverUrl}/sim/v1/namespaces/default/pods/${record.name}/kubelet-evict`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    await recoverSandbox(deps, record.id, "alice");
+    await until(async () => {
+      const pod = await deps.resources.readPod("default", record.name);
+      return pod?.status?.phase === "Running" && pod.metadata?.uid !== failed?.metadata?.uid;
+    }, "not replaced");
+    expect((await execInSandbox(deps, record.id, ["cat", "/sandbox/session.txt"], 10, "alice")).stdout).toBe("kept\n");
+  });
+
+  it("is refused when the pod is running fine", async () => {
+    const record = await runningSandbox();
+    await expect(recoverSandbox(deps, record.id, "alice")).rejects.toBeInstanceOf(SandboxStateError);
   });
 });

@@ -79,3 +79,28 @@ export async function execInSandbox(deps: ActionDeps, id: string, command: strin
   await deps.store.audit.recordChange({ actor, action: "sandbox.exec", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { command, exitCode: result.exitCode } });
   return result;
 }
+
+/**
+ * Recovers a sandbox whose pod ended Failed (kubelet pressure eviction: agent-sandbox does not
+ * replace it) or is stuck failing: the pod is deleted so the controller makes a new one with the
+ * same claims. Refused when there is nothing to recover.
+ */
+export async function recoverSandbox(deps: ActionDeps, id: string, actor: string): Promise<SandboxRecord> {
+  const record = await liveRecord(deps, id);
+  const pod = await deps.resources.readPod(record.namespace, record.name);
+  const crashing = pod?.status?.containerStatuses?.some((status) => status.state?.waiting?.reason === "CrashLoopBackOff") ?? false;
+  if (!pod || (pod.status?.phase !== "Failed" && !crashing)) {
+    throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} has nothing to recover: its pod is ${pod ? pod.status?.phase : "not there (it may be starting or stopped)"}.`);
+  }
+  await deps.resources.deletePod(record.namespace, record.name, 0);
+  await deps.store.timeline.appendEvent({
+    sandboxId: id,
+    type: "Recovery",
+    reason: "RecoveryRequested",
+    message: `The ${pod.status?.phase === "Failed" ? `failed pod (${pod.status?.reason ?? "Failed"})` : "crashing pod"} was deleted so the controller creates a new one with the same claims`,
+    occurredAt: new Date(),
+    data: { podUid: pod.metadata?.uid, podReason: pod.status?.reason ?? null },
+  });
+  await deps.store.audit.recordChange({ actor, action: "sandbox.recover", targetKind: "Sandbox", targetId: id, outcome: "Succeeded" });
+  return record;
+}

@@ -62,6 +62,10 @@ export function openApiDocument(version: string) {
       },
       "/api/v1/sandboxes/{id}/stop": { parameters: [idParameter], post: { summary: "Stop (suspend), keeping claims", responses: { 202: json(ref("Sandbox")), 404: problems } } },
       "/api/v1/sandboxes/{id}/start": { parameters: [idParameter], post: { summary: "Start (resume)", responses: { 202: json(ref("Sandbox")), 404: problems } } },
+      "/api/v1/sandboxes/{id}/recover": {
+        parameters: [idParameter],
+        post: { summary: "Replace a failed or crash-looping pod (agent-sandbox does not replace a Failed pod)", responses: { 202: json(ref("Sandbox")), 404: problems, 409: problems } },
+      },
       "/api/v1/sandboxes/{id}/exec": {
         parameters: [idParameter],
         post: {
