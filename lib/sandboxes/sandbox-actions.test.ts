@@ -126,3 +126,48 @@ describe("recover", () => {
     await expect(recoverSandbox(deps, record.id, "alice")).rejects.toBeInstanceOf(SandboxStateError);
   });
 });
+
+describe("workspace persistence for each profile", () => {
+  it.each([
+    ["generic", "/sandbox/session.txt"],
+    ["claude", "/sandbox/.claude/context.json"],
+    ["opencode", "/sandbox/.opencode/state.json"],
+  ])("%s: a file written in its state path reads back from the claim after the pod is replaced", async (profile, file) => {
+    const record = await runningSandbox({ profile });
+    await execInSandbox(deps, record.id, ["sh", "-c", `mkdir -p $(dirname ${file}) && echo '{"turn":1}' > ${file}`], 10, "alice");
+    const first = await deps.resources.readPod("default", record.name);
+    await deps.resources.deletePod("default", record.name, 0);
+    await until(async () => {
+      const pod = await deps.resources.readPod("default", record.name);
+      return pod?.status?.phase === "Running" && pod.metadata?.uid !== first?.metadata?.uid;
+    }, "not replaced");
+    expect((await execInSandbox(deps, record.id, ["cat", file], 10, "alice")).stdout).toBe('{"turn":1}\n');
+  });
+});
+
+describe("resuming from a retained claim", () => {
+  it("gives a new sandbox the files its deleted predecessor left on the claim", async () => {
+    const claimName = `kept-${uniqueName()}`;
+    const first = await runningSandbox({ workspace: { claim: { ownership: "retain", claimName } } });
+    await execInSandbox(deps, first.id, ["sh", "-c", "echo 'where we left off' > /sandbox/session.txt"], 10, "alice");
+    await deleteSandbox(deps, first.id, "alice");
+    await until(async () => (await deps.resources.readPod("default", first.name)) === null, "old pod still there");
+    const second = await runningSandbox({ workspace: { claim: { ownership: "existing", claimName } } });
+    expect((await execInSandbox(deps, second.id, ["cat", "/sandbox/session.txt"], 10, "alice")).stdout).toBe("where we left off\n");
+  });
+});
+
+describe("an ephemeral workspace", () => {
+  it("is fresh, and seeded from the image again, after the pod is replaced", async () => {
+    const record = await runningSandbox({ workspace: { backend: "ephemeral" } });
+    await execInSandbox(deps, record.id, ["sh", "-c", "echo gone > /sandbox/scratch.txt"], 10, "alice");
+    const first = await deps.resources.readPod("default", record.name);
+    await deps.resources.deletePod("default", record.name, 0);
+    await until(async () => {
+      const pod = await deps.resources.readPod("default", record.name);
+      return pod?.status?.phase === "Running" && pod.metadata?.uid !== first?.metadata?.uid;
+    }, "not replaced");
+    const listing = await execInSandbox(deps, record.id, ["ls", "-a", "/sandbox"], 10, "alice");
+    expect([listing.stdout.includes("scratch.txt"), listing.stdout.includes("README.md")]).toEqual([false, true]);
+  });
+});
