@@ -56,13 +56,24 @@ export type SandboxApiDiscovery =
   | { ok: true; version: SandboxApiVersion }
   | { ok: false; reason: "unreachable" | "not-installed"; message: string };
 
-/** Which Sandbox version the cluster serves: v1beta1 when it can, else the deprecated v1alpha1. */
-export async function discoverSandboxApi(connection: ClusterConnection): Promise<SandboxApiDiscovery> {
+/**
+ * Which Sandbox version the cluster serves: v1beta1 when it can, else the deprecated v1alpha1.
+ * An API server that does not answer within `timeoutMs` counts as unreachable.
+ */
+export async function discoverSandboxApi(connection: ClusterConnection, timeoutMs = 3_000): Promise<SandboxApiDiscovery> {
   let groups;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    groups = await connection.kubeConfig.makeApiClient(ApisApi).getAPIVersions();
+    groups = await Promise.race([
+      connection.kubeConfig.makeApiClient(ApisApi).getAPIVersions(),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      }),
+    ]);
   } catch (error) {
     return { ok: false, reason: "unreachable", message: `The Kubernetes API at ${connection.server} does not answer: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timer);
   }
   const served = groups.groups.find((group) => group.name === SANDBOX_API_GROUP)?.versions.map((entry) => entry.version) ?? [];
   const version = SANDBOX_API_VERSIONS.find((candidate) => served.includes(candidate));

@@ -4,8 +4,21 @@ import type { Runtime } from "./runtime.ts";
 
 const VERSION = process.env.npm_package_version ?? "0.1.0";
 
-/** Probes what can be probed now; the cluster connection is reported as it stands. */
-export async function checkHealth(runtime: Runtime): Promise<Health> {
+const recent = new WeakMap<Runtime, { at: number; health: Promise<Health> }>();
+
+/**
+ * Probes the store and the cluster. `maxAgeMs` lets a caller that renders on every page view
+ * (the header's badges) reuse a recent answer instead of asking the cluster each time.
+ */
+export function checkHealth(runtime: Runtime, { maxAgeMs = 0 } = {}): Promise<Health> {
+  const cached = recent.get(runtime);
+  if (cached && Date.now() - cached.at <= maxAgeMs) return cached.health;
+  const health = probe(runtime);
+  recent.set(runtime, { at: Date.now(), health });
+  return health;
+}
+
+async function probe(runtime: Runtime): Promise<Health> {
   let store: Health["store"];
   try {
     await runtime.store.ping();

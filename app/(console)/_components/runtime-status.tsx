@@ -43,7 +43,8 @@ export function statusItems(health: Health): StatusItem[] {
 export async function RuntimeStatus() {
   await connection();
   try {
-    const health = await checkHealth(await getRuntime());
+    // Every page renders the badges: a few seconds' old answer saves a round trip to the cluster.
+    const health = await checkHealth(await getRuntime(), { maxAgeMs: 5_000 });
     return <StatusBadges items={statusItems(health)} />;
   } catch (error) {
     console.error("berth: could not read the runtime for the status badges", error);
