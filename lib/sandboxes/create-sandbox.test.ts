@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
+import { subscribeToTimeline } from "../events/event-bus.ts";
 import { connectToEmbeddedCluster, type ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources } from "../kube/sandbox-resources.ts";
 import { startSimulatedCluster, type SimCluster } from "../sim/index.ts";
@@ -45,6 +46,14 @@ describe("creating a sandbox", () => {
     const sandbox = await resources.readSandbox("default", name);
     const [event] = await store.timeline.listForSandbox(record.id, { limit: 5 });
     expect([sandbox?.metadata.labels?.["berth.dev/sandbox-id"], event?.reason]).toEqual([record.id, "Created"]);
+  });
+
+  it("tells live subscribers that it was created", async () => {
+    const seen: string[] = [];
+    const unsubscribe = subscribeToTimeline((event) => seen.push(`${event.sandboxId} ${event.reason}`));
+    const { record } = await createSandbox(deps, { name: uniqueName() }, "alice");
+    unsubscribe();
+    expect(seen).toContain(`${record.id} Created`);
   });
 
   it("gets a workspace claim from the controller for the default pvc/template workspace", async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
 import { berthLabelKeys } from "../domain/labels.ts";
 import type { SpecProblem } from "../domain/problems.ts";
@@ -81,7 +82,7 @@ export async function createSandbox(deps: CreateSandboxDeps, input: unknown, act
       await deps.resources.createBudget(withOwner(rendered.podDisruptionBudget, sandbox));
       undo.push(() => deps.resources.deleteBudget(namespace, rendered.podDisruptionBudget!.metadata.name!));
     }
-    await deps.store.timeline.appendEvent({
+    await recordTimelineEvent(deps.store.timeline, {
       sandboxId: id,
       type: "Lifecycle",
       reason: "Created",

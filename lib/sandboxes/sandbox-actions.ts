@@ -1,4 +1,5 @@
 import { berthLabelKeys } from "../domain/labels.ts";
+import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { execInPod, type ExecResult } from "../kube/pod-exec.ts";
@@ -23,7 +24,7 @@ async function liveRecord(deps: ActionDeps, id: string): Promise<SandboxRecord> 
 export async function setSandboxRunning(deps: ActionDeps, id: string, running: boolean, actor: string): Promise<SandboxRecord> {
   const record = await liveRecord(deps, id);
   await deps.resources.setRunning(record.namespace, record.name, running);
-  await deps.store.timeline.appendEvent({
+  await recordTimelineEvent(deps.store.timeline, {
     sandboxId: id,
     type: "Lifecycle",
     reason: running ? "StartRequested" : "StopRequested",
@@ -56,7 +57,7 @@ export async function deleteSandbox(deps: ActionDeps, id: string, actor: string)
     }
   }
   const deleted = await deps.store.sandboxes.markDeleted(id, new Date());
-  await deps.store.timeline.appendEvent({
+  await recordTimelineEvent(deps.store.timeline, {
     sandboxId: id,
     type: "Lifecycle",
     reason: "Deleted",
@@ -93,7 +94,7 @@ export async function recoverSandbox(deps: ActionDeps, id: string, actor: string
     throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} has nothing to recover: its pod is ${pod ? pod.status?.phase : "not there (it may be starting or stopped)"}.`);
   }
   await deps.resources.deletePod(record.namespace, record.name, 0);
-  await deps.store.timeline.appendEvent({
+  await recordTimelineEvent(deps.store.timeline, {
     sandboxId: id,
     type: "Recovery",
     reason: "RecoveryRequested",

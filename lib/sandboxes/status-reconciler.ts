@@ -1,10 +1,10 @@
 import type { CoreV1Event, KubernetesObject, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
-import { publishTimelineEvent } from "../events/event-bus.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import type { StoredSandbox } from "../kube/sandbox-resources.ts";
 import { WatchCache } from "../kube/watch-cache.ts";
@@ -123,7 +123,7 @@ export class StatusReconciler {
     const next = deriveStatus(this.observe(record), record, (this.options.now ?? (() => new Date()))());
     if (!changed(record, next)) return;
     await this.options.store.sandboxes.saveStatus(id, next);
-    const event = await this.options.store.timeline.appendEvent({
+    await recordTimelineEvent(this.options.store.timeline, {
       sandboxId: id,
       type: "Lifecycle",
       reason: next.phase === record.phase ? `${next.phase}Changed` : next.phase,
@@ -131,7 +131,6 @@ export class StatusReconciler {
       occurredAt: new Date(),
       data: { phase: next.phase, reason: next.reason, previousPhase: record.phase, podUid: next.podUid, nodeName: next.nodeName },
     });
-    publishTimelineEvent(event);
   }
 
   private observe(record: SandboxRecord): Observed {
