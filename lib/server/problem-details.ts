@@ -21,7 +21,8 @@ export function problem(status: number, code: string, title: string, detail: str
     status,
     detail,
     code,
-    ...(problems ? { errors: problems.map((one) => ({ field: fieldName(one.path), code: one.code, message: one.message })) } : {}),
+    // A problem with the body as a whole (not an object, say) is named "body".
+    ...(problems ? { errors: problems.map((one) => ({ field: fieldName(one.path) || "body", code: one.code, message: one.message })) } : {}),
   };
 }
 
