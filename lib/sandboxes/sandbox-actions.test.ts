@@ -41,6 +41,16 @@ async function runningSandbox(spec: Record<string, unknown> = {}) {
   return record;
 }
 
+/** Deletes the sandbox's pod and waits for the controller's replacement to run. */
+async function replacePod(name: string) {
+  const first = await deps.resources.readPod("default", name);
+  await deps.resources.deletePod("default", name, 0);
+  await until(async () => {
+    const pod = await deps.resources.readPod("default", name);
+    return pod?.status?.phase === "Running" && pod.metadata?.uid !== first?.metadata?.uid;
+  }, "not replaced");
+}
+
 async function until(check: () => Promise<boolean>, what: string) {
   await eventually(async () => {
     if (!(await check())) throw new Error(what);
@@ -135,12 +145,7 @@ describe("workspace persistence for each profile", () => {
   ])("%s: a file written in its state path reads back from the claim after the pod is replaced", async (profile, file) => {
     const record = await runningSandbox({ profile });
     await execInSandbox(deps, record.id, ["sh", "-c", `mkdir -p $(dirname ${file}) && echo '{"turn":1}' > ${file}`], 10, "alice");
-    const first = await deps.resources.readPod("default", record.name);
-    await deps.resources.deletePod("default", record.name, 0);
-    await until(async () => {
-      const pod = await deps.resources.readPod("default", record.name);
-      return pod?.status?.phase === "Running" && pod.metadata?.uid !== first?.metadata?.uid;
-    }, "not replaced");
+    await replacePod(record.name);
     expect((await execInSandbox(deps, record.id, ["cat", file], 10, "alice")).stdout).toBe('{"turn":1}\n');
   });
 });
@@ -161,12 +166,7 @@ describe("an ephemeral workspace", () => {
   it("is fresh, and seeded from the image again, after the pod is replaced", async () => {
     const record = await runningSandbox({ workspace: { backend: "ephemeral" } });
     await execInSandbox(deps, record.id, ["sh", "-c", "echo gone > /sandbox/scratch.txt"], 10, "alice");
-    const first = await deps.resources.readPod("default", record.name);
-    await deps.resources.deletePod("default", record.name, 0);
-    await until(async () => {
-      const pod = await deps.resources.readPod("default", record.name);
-      return pod?.status?.phase === "Running" && pod.metadata?.uid !== first?.metadata?.uid;
-    }, "not replaced");
+    await replacePod(record.name);
     const listing = await execInSandbox(deps, record.id, ["ls", "-a", "/sandbox"], 10, "alice");
     expect([listing.stdout.includes("scratch.txt"), listing.stdout.includes("README.md")]).toEqual([false, true]);
   });
