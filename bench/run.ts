@@ -1,5 +1,6 @@
 // `npm run bench`: fixed workloads, medians and ratios, printed as tables.
 // Set BERTH_BENCH_DATABASE_URL (or BERTH_TEST_DATABASE_URL) to compare PGlite with PostgreSQL.
+import { benchLifecycle } from "./lifecycle.bench.ts";
 import { ms } from "./measure.ts";
 import { benchSimulatedCluster } from "./sim.bench.ts";
 import { benchStore } from "./store.bench.ts";
@@ -26,3 +27,9 @@ pglite!.measurements.forEach((m, i) => {
   const extra = other ? ` ${ms(other.medianMs)} | ${ms(other.p95Ms)} | ${(m.medianMs / other.medianMs).toFixed(2)} |` : "";
   console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |${extra}`);
 });
+
+const lifecycle = await benchLifecycle();
+console.log(`\nSandbox lifecycle on the embedded cluster: ${lifecycle.requestsPerCreate} Kubernetes API requests per create (median); pod Ready → Ready event on the bus (what SSE sends) ${lifecycle.readyToEventMs.toFixed(1)} ms (median of 10).\n`);
+console.log("| lifecycle | runs | median ms | p95 ms |\n|---|---:|---:|---:|");
+for (const m of [lifecycle.createMs, lifecycle.listFromCache, lifecycle.listFromApi]) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
+console.log(`\nList from the watch cache vs the API: ${(lifecycle.listFromApi.medianMs / lifecycle.listFromCache.medianMs).toFixed(0)}× faster.`);
