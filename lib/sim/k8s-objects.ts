@@ -28,21 +28,6 @@ export const refs = {
   sandboxes: { group: "agents.x-k8s.io", resource: "sandboxes" },
 } as const;
 
-export const API_VERSION_OF: Record<string, string> = {
-  namespaces: "v1",
-  nodes: "v1",
-  pods: "v1",
-  persistentvolumeclaims: "v1",
-  persistentvolumes: "v1",
-  events: "v1",
-  storageclasses: "storage.k8s.io/v1",
-  poddisruptionbudgets: "policy/v1",
-  leases: "coordination.k8s.io/v1",
-  volumesnapshots: "snapshot.storage.k8s.io/v1",
-  volumesnapshotclasses: "snapshot.storage.k8s.io/v1",
-  sandboxes: "agents.x-k8s.io/v1beta1",
-};
-
 export function record(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
 }

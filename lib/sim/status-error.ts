@@ -80,15 +80,7 @@ export class StatusError extends Error {
     return StatusError.of(405, "MethodNotAllowed", message);
   }
 
-  static unsupportedMediaType(contentType: string): StatusError {
-    return StatusError.of(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, { causes: [{ reason: "UnsupportedMediaType", message: contentType }] });
-  }
-
   static internal(message: string): StatusError {
     return StatusError.of(500, "InternalError", `Internal error occurred: ${message}`);
-  }
-
-  static serviceUnavailable(message: string): StatusError {
-    return StatusError.of(503, "ServiceUnavailable", message);
   }
 }

@@ -1,9 +1,9 @@
+import { statusFailure } from "../testing/status-failure.ts";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
 import { pod } from "../controllers/gc-test-support.ts";
 import { findCondition, record, refs } from "../k8s-objects.ts";
-import { StatusError } from "../status-error.ts";
 import { ObjectStore } from "../store/object-store.ts";
 import { kubeConfigFor } from "../testing/kube-client.ts";
 import { ApiServer } from "./api-server.ts";
@@ -19,16 +19,6 @@ beforeEach(() => {
   store = new ObjectStore(clock);
   deps = { store, clock };
 });
-
-function failure(run: () => unknown): StatusError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatusError) return error;
-    throw error;
-  }
-  throw new Error("expected a StatusError");
-}
 
 const bind = (name: string, node: string) => bindPod(deps, "default", name, bindingBody("default", name, node));
 const current = (name: string) => store.peek(refs.pods, "default", name)!;
@@ -51,7 +41,7 @@ describe("the Binding subresource", () => {
     pod(store, "box");
     bind("box", "worker-1");
 
-    expect(failure(() => bind("box", "worker-2")).status).toEqual({
+    expect(statusFailure(() => bind("box", "worker-2")).status).toEqual({
       kind: "Status",
       apiVersion: "v1",
       metadata: {},
@@ -69,7 +59,7 @@ describe("the Binding subresource", () => {
     store.update(refs.pods, { ...created, metadata: { ...created.metadata, finalizers: ["example.com/hold"] } });
     store.delete(refs.pods, "default", "box");
 
-    expect(failure(() => bind("box", "worker-1")).status).toMatchObject({
+    expect(statusFailure(() => bind("box", "worker-1")).status).toMatchObject({
       code: 409,
       reason: "Conflict",
       message: 'Operation cannot be fulfilled on pods/binding "box": pod box is being deleted, cannot be assigned to a host',
@@ -84,15 +74,15 @@ describe("the Binding subresource", () => {
 
   it("rejects a misaddressed or incomplete Binding, and an unknown pod", () => {
     pod(store, "box");
-    expect(failure(() => bindPod(deps, "default", "box", bindingBody("default", "other", "worker-1"))).status).toMatchObject({
+    expect(statusFailure(() => bindPod(deps, "default", "box", bindingBody("default", "other", "worker-1"))).status).toMatchObject({
       code: 400,
       message: "name in URL does not match name in Binding object",
     });
-    expect(failure(() => bindPod(deps, "default", "box", JSON.stringify({ metadata: { name: "box" }, target: { kind: "Node" } }))).status).toMatchObject({
+    expect(statusFailure(() => bindPod(deps, "default", "box", JSON.stringify({ metadata: { name: "box" }, target: { kind: "Node" } }))).status).toMatchObject({
       code: 500,
       message: "target.name: Required value",
     });
-    expect(failure(() => bind("ghost", "worker-1")).status).toMatchObject({ code: 404, message: 'pods "ghost" not found' });
+    expect(statusFailure(() => bind("ghost", "worker-1")).status).toMatchObject({ code: 404, message: 'pods "ghost" not found' });
   });
 
   it("binds through client-node's createNamespacedPodBinding", async () => {

@@ -1,3 +1,4 @@
+import { statusFailure } from "../testing/status-failure.ts";
 import { ApiException, CoreV1Api } from "@kubernetes/client-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
@@ -6,7 +7,6 @@ import { pod, settle, startLoops, stopLoops } from "../controllers/gc-test-suppo
 import type { ReconcileLoop } from "../controllers/reconciler.ts";
 import { findCondition, refs } from "../k8s-objects.ts";
 import type { StoredObject } from "../objects.ts";
-import { StatusError } from "../status-error.ts";
 import { ObjectStore } from "../store/object-store.ts";
 import { kubeConfigFor } from "../testing/kube-client.ts";
 import { ApiServer } from "./api-server.ts";
@@ -38,16 +38,6 @@ function budget(name: string, spec: Record<string, unknown>): StoredObject {
   });
 }
 
-function failure(run: () => unknown): StatusError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatusError) return error;
-    throw error;
-  }
-  throw new Error("expected a StatusError");
-}
-
 const evict = (name: string, deleteOptions?: Record<string, unknown>, dryRun = false) => evictPod(deps, "default", name, evictionBody("default", name, deleteOptions), dryRun);
 const current = (name: string) => store.peek(refs.pods, "default", name);
 
@@ -57,7 +47,7 @@ describe("the Eviction API", () => {
     budget("singleton", { minAvailable: 1 });
     await settle(loops);
 
-    const error = failure(() => evict("box"));
+    const error = statusFailure(() => evict("box"));
     expect(error.status).toEqual({
       kind: "Status",
       apiVersion: "v1",
@@ -101,14 +91,14 @@ describe("the Eviction API", () => {
     expect(current("a")?.metadata.deletionTimestamp).toBeDefined();
 
     await settle(loops);
-    expect(failure(() => evict("b")).code).toBe(429);
+    expect(statusFailure(() => evict("b")).code).toBe(429);
   });
 
   it("answers 429 while the budget's status lags its spec", () => {
     pod(store, "box", { labels: agent, node: "worker-1", ready: true });
     budget("fresh", { minAvailable: 0 });
 
-    const error = failure(() => evict("box"));
+    const error = statusFailure(() => evict("box"));
     expect(error.status).toMatchObject({
       code: 429,
       reason: "TooManyRequests",
@@ -123,7 +113,7 @@ describe("the Eviction API", () => {
     budget("two", { minAvailable: 0 });
     await settle(loops);
 
-    const error = failure(() => evict("box"));
+    const error = statusFailure(() => evict("box"));
     expect(error.status).toMatchObject({ code: 500, status: "Failure", message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support." });
   });
 
@@ -164,7 +154,7 @@ describe("the Eviction API", () => {
 
   it("honours the eviction's grace period and preconditions", () => {
     const created = pod(store, "box", { node: "worker-1", ready: true });
-    expect(failure(() => evict("box", { preconditions: { uid: "other" } })).status).toMatchObject({
+    expect(statusFailure(() => evict("box", { preconditions: { uid: "other" } })).status).toMatchObject({
       code: 409,
       reason: "Conflict",
       message: `Operation cannot be fulfilled on Pod "box": the UID in the precondition (other) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`,
@@ -176,13 +166,13 @@ describe("the Eviction API", () => {
 
   it("rejects a malformed or misaddressed Eviction with 400, and an unknown pod with 404", () => {
     pod(store, "box", { node: "worker-1", ready: true });
-    expect(failure(() => evictPod(deps, "default", "box", "{not json", false)).code).toBe(400);
-    expect(failure(() => evictPod(deps, "default", "box", evictionBody("default", "other"), false)).status).toMatchObject({
+    expect(statusFailure(() => evictPod(deps, "default", "box", "{not json", false)).code).toBe(400);
+    expect(statusFailure(() => evictPod(deps, "default", "box", evictionBody("default", "other"), false)).status).toMatchObject({
       code: 400,
       reason: "BadRequest",
       message: "name in URL does not match name in Eviction object",
     });
-    expect(failure(() => evict("ghost")).status).toMatchObject({ code: 404, reason: "NotFound", message: 'pods "ghost" not found' });
+    expect(statusFailure(() => evict("ghost")).status).toMatchObject({ code: 404, reason: "NotFound", message: 'pods "ghost" not found' });
   });
 });
 
