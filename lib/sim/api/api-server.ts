@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
-import { readBody, sendJson, sendStatus } from "./http-io.ts";
+import { queryFlag, readBody, sendJson, sendStatus } from "./http-io.ts";
 import { notFoundPath, parseResourcePath, type ResourcePath } from "./request-path.ts";
 import { handleResource } from "./resource-handler.ts";
 import { findResource } from "./resources.ts";
@@ -48,7 +48,7 @@ function verbOf(method: string, path: ResourcePath, query: URLSearchParams): str
   if (path.subresource && !["status"].includes(path.subresource)) return method === "GET" ? "get" : "create";
   switch (method) {
     case "GET":
-      return path.watchPrefix || query.get("watch") === "true" || query.get("watch") === "1" ? "watch" : path.name ? "get" : "list";
+      return path.watchPrefix || queryFlag(query, "watch") ? "watch" : path.name ? "get" : "list";
     case "POST":
       return "create";
     case "PUT":
