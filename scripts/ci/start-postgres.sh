@@ -9,7 +9,9 @@ cluster=main
 if ! pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$version $cluster"; then
   pg_createcluster "$version" "$cluster" >/dev/null
 fi
-pg_ctlcluster "$version" "$cluster" start || true
+# The server outlives this script: it must not inherit fd 3 (the caller's $(...) pipe, which would
+# then never reach EOF and hang CI) nor stdin/stdout; its own log is /var/log/postgresql.
+pg_ctlcluster "$version" "$cluster" start </dev/null >&2 3>&- || true
 for _ in $(seq 1 50); do
   pg_isready -q -h 127.0.0.1 -p 5432 && break
   sleep 0.2
