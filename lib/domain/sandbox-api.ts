@@ -12,3 +12,6 @@ export const SANDBOX_KIND = "Sandbox";
 export const SANDBOX_API_VERSIONS = ["v1beta1", "v1alpha1"] as const;
 export const sandboxApiVersionSchema = z.enum(SANDBOX_API_VERSIONS);
 export type SandboxApiVersion = z.infer<typeof sandboxApiVersionSchema>;
+
+/** The label the agent-sandbox controller puts on every sandbox's pod and template claims. */
+export const SANDBOX_NAME_HASH_LABEL = "agents.x-k8s.io/sandbox-name-hash";

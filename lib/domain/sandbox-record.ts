@@ -2,6 +2,10 @@ import { z } from "zod";
 import { workspaceBackendSchema } from "./gateway-defaults.ts";
 import { sandboxStatusSchema } from "./sandbox-status.ts";
 
+/** "berth": made through Berth. "cluster": found in the cluster, made outside Berth. */
+export const sandboxOriginSchema = z.enum(["berth", "cluster"]);
+export type SandboxOrigin = z.infer<typeof sandboxOriginSchema>;
+
 /** Berth's own record of a sandbox: identity, what was asked for, and what was last observed. */
 export const sandboxRecordSchema = sandboxStatusSchema.extend({
   id: z.uuid(),
@@ -10,6 +14,9 @@ export const sandboxRecordSchema = sandboxStatusSchema.extend({
   /** The validated spec as submitted; parsed again by whoever needs its fields. */
   spec: z.record(z.string(), z.unknown()),
   workspaceBackend: workspaceBackendSchema,
+  origin: sandboxOriginSchema,
+  /** When it was fully made in the cluster (or found there); null while its create is running. */
+  provisionedAt: z.date().nullable(),
   createdAt: z.date(),
   updatedAt: z.date(),
   deletedAt: z.date().nullable(),

@@ -14,6 +14,7 @@ export interface WatchCacheOptions {
   /** The collection's path, e.g. /api/v1/pods or /apis/agents.x-k8s.io/v1beta1/sandboxes. */
   path: string;
   labelSelector?: string;
+  fieldSelector?: string;
   /** Backoff after a failed list or watch: doubles from initialMs up to maxMs. */
   backoff?: { initialMs: number; maxMs: number };
   onError?: (error: unknown) => void;
@@ -120,7 +121,7 @@ export class WatchCache<T extends KubernetesObject> {
     let version = "";
     do {
       const page = await kube(() =>
-        api.list<T>(this.options.apiVersion, this.options.kind, undefined, undefined, undefined, undefined, undefined, this.options.labelSelector, PAGE_SIZE, token),
+        api.list<T>(this.options.apiVersion, this.options.kind, undefined, undefined, undefined, undefined, this.options.fieldSelector, this.options.labelSelector, PAGE_SIZE, token),
       );
       listed.push(...page.items.map((item) => ({ ...item, apiVersion: this.options.apiVersion, kind: this.options.kind })));
       token = page.metadata?._continue || undefined;
@@ -145,7 +146,7 @@ export class WatchCache<T extends KubernetesObject> {
       new Watch(this.connection.kubeConfig)
         .watch(
           this.options.path,
-          { resourceVersion: this.resourceVersion ?? undefined, allowWatchBookmarks: true, labelSelector: this.options.labelSelector },
+          { resourceVersion: this.resourceVersion ?? undefined, allowWatchBookmarks: true, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector },
           (type: string, object: T & { code?: number }) => {
             if (type === "BOOKMARK") {
               this.resourceVersion = object.metadata?.resourceVersion ?? this.resourceVersion;

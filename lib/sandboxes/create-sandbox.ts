@@ -11,6 +11,7 @@ import type { SandboxResources, StoredSandbox } from "../kube/sandbox-resources.
 import type { ClaimPlan } from "../render/claims.ts";
 import { renderSandbox, type RenderResult } from "../render/render-sandbox.ts";
 import type { Store } from "../store/index.ts";
+import { untracked, type OperationsInFlight } from "./operations-in-flight.ts";
 import { SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
 
 // Creating a sandbox: validate → record (which reserves the name) → render → the claims Berth
@@ -22,6 +23,8 @@ export interface CreateSandboxDeps {
   resources: SandboxResources;
   sandboxApiVersion: SandboxApiVersion;
   defaults: GatewayDefaults;
+  /** This process's running creates and deletes, shared with the reconciler so it leaves them alone. */
+  inFlight?: Pick<OperationsInFlight, "run">;
   now?: () => Date;
 }
 
@@ -68,7 +71,16 @@ export async function createSandbox(deps: CreateSandboxDeps, input: unknown, act
   const { spec, workspace } = validated(input, deps.defaults);
   const namespace = spec.namespace ?? deps.defaults.sandboxNamespace;
   const id = randomUUID();
-  const record = await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: spec as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
+  return (deps.inFlight ?? untracked).run(id, () => createRecordedSandbox(deps, { id, spec, workspace, namespace }, actor, now));
+}
+
+async function createRecordedSandbox(
+  deps: CreateSandboxDeps,
+  { id, spec, workspace, namespace }: { id: string; spec: SandboxSpec; workspace: { backend: SandboxRecord["workspaceBackend"] }; namespace: string },
+  actor: string,
+  now: () => Date,
+): Promise<CreatedSandbox> {
+  await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: spec as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
   const undo: (() => Promise<void>)[] = [];
   try {
     const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
@@ -82,6 +94,7 @@ export async function createSandbox(deps: CreateSandboxDeps, input: unknown, act
       await deps.resources.createBudget(withOwner(rendered.podDisruptionBudget, sandbox));
       undo.push(() => deps.resources.deleteBudget(namespace, rendered.podDisruptionBudget!.metadata.name!));
     }
+    const record = await deps.store.sandboxes.markProvisioned(id, now());
     await recordTimelineEvent(deps.store.timeline, {
       sandboxId: id,
       type: "Lifecycle",

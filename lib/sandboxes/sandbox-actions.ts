@@ -1,12 +1,13 @@
-import { berthLabelKeys } from "../domain/labels.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { execInPod, type ExecResult } from "../kube/pod-exec.ts";
 import { AGENT_CONTAINER_NAME } from "../render/render-sandbox.ts";
 import { SandboxNotFoundError } from "../store/index.ts";
+import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import type { CreateSandboxDeps } from "./create-sandbox.ts";
 import { SandboxStateError } from "./lifecycle-errors.ts";
+import { untracked } from "./operations-in-flight.ts";
 
 // What can be done to a sandbox once it exists: stop and start it (claims kept), run a command
 // in it, delete it (sweeping only the claims Berth owns for deletion).
@@ -41,27 +42,19 @@ export async function setSandboxRunning(deps: ActionDeps, id: string, running: b
  * `existing` claims are never touched. The record and its timeline stay, marked deleted.
  */
 export async function deleteSandbox(deps: ActionDeps, id: string, actor: string): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
+  return (deps.inFlight ?? untracked).run(id, () => deleteLiveSandbox(deps, id, actor));
+}
+
+async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: string): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
   const record = await liveRecord(deps, id);
-  const keys = berthLabelKeys(deps.defaults.labelPrefix);
   await deps.resources.deleteSandbox(record.namespace, record.name);
-  const managed = await deps.resources.listClaims(record.namespace, `${keys.sandboxId}=${id}`);
-  const removedClaims: string[] = [];
-  const keptClaims: string[] = [];
-  for (const claim of managed) {
-    const name = claim.metadata!.name!;
-    if (claim.metadata?.labels?.[keys.claimOwnership] === "delete") {
-      await deps.resources.deleteClaim(record.namespace, name);
-      removedClaims.push(name);
-    } else {
-      keptClaims.push(name);
-    }
-  }
+  const { removedClaims, keptClaims } = await sweepClaims(deps.resources, deps.defaults.labelPrefix, record, "ownedForDeletion");
   const deleted = await deps.store.sandboxes.markDeleted(id, new Date());
   await recordTimelineEvent(deps.store.timeline, {
     sandboxId: id,
     type: "Lifecycle",
     reason: "Deleted",
-    message: `Sandbox deleted; claims removed: ${removedClaims.join(", ") || "none"}; kept: ${keptClaims.join(", ") || "none"}`,
+    message: `Sandbox deleted; ${describeSweep({ removedClaims, keptClaims })}`,
     occurredAt: new Date(),
     data: { removedClaims, keptClaims },
   });

@@ -1,25 +1,39 @@
 import type { CoreV1Event, KubernetesObject, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
-import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
-import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
+import { berthLabelKeys } from "../domain/labels.ts";
+import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
-import type { StoredSandbox } from "../kube/sandbox-resources.ts";
+import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
 import { WatchCache } from "../kube/watch-cache.ts";
 import type { Store } from "../store/index.ts";
+import { describeSweep, sweepClaims } from "./claim-sweep.ts";
+import type { OperationsInFlight } from "./operations-in-flight.ts";
 
 // The reconciler, one per server process: it watches Sandboxes, pods, claims and events, and for
-// each sandbox Berth knows derives its status from what it sees (never from what it saw before),
-// stores it, and records each change of phase on the sandbox's timeline. A change only enqueues
-// the sandbox's id; a periodic resync catches anything a dropped watch might have hidden.
+// each sandbox derives its status from what it sees (never from what it saw before), stores it,
+// and records each change of phase on the sandbox's timeline. A change only enqueues the
+// sandbox's id; a periodic resync catches anything a dropped watch might have hidden.
+//
+// It also keeps the store and the cluster in step, at start-up and after: a Sandbox found in the
+// cluster without a record (made outside Berth, or while Berth was down) is recorded as found; a
+// record whose Sandbox is gone (deleted outside Berth) is closed; a record whose create was
+// interrupted (the console stopped half-way) has what that create made removed.
 
 export interface StatusReconcilerOptions {
   connection: ClusterConnection;
   store: Store;
   sandboxApiVersion: SandboxApiVersion;
   labelPrefix: string;
+  /** This process's running creates and deletes, shared with the lifecycle actions. */
+  inFlight?: OperationsInFlight;
+  /**
+   * How old an unfinished record outside this process's creates must be before its create counts
+   * as interrupted: another replica's create may still be running below that age.
+   */
+  interruptedAfterMs?: number;
   resyncMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
@@ -27,51 +41,66 @@ export interface StatusReconcilerOptions {
 
 type SandboxObject = StoredSandbox & KubernetesObject;
 
+const DISCOVER = "discover:";
+
 export class StatusReconciler {
   private readonly sandboxes: WatchCache<SandboxObject>;
   private readonly pods: WatchCache<V1Pod>;
   private readonly claims: WatchCache<V1PersistentVolumeClaim>;
-  private readonly events: WatchCache<CoreV1Event>;
+  private readonly podEvents: WatchCache<CoreV1Event>;
+  private readonly claimEvents: WatchCache<CoreV1Event>;
+  private readonly resources: SandboxResources;
   private readonly queue = new Set<string>();
   private draining = false;
   private resync: NodeJS.Timeout | undefined;
+  private stopCreations: (() => void) | undefined;
   private readonly keys: ReturnType<typeof berthLabelKeys>;
 
   constructor(private readonly options: StatusReconcilerOptions) {
-    const { connection } = options;
+    const { connection, onError } = options;
     this.keys = berthLabelKeys(options.labelPrefix);
-    const managed = `${this.keys.managedBy}=${MANAGED_BY_BERTH}`;
-    const onError = options.onError;
-    this.sandboxes = new WatchCache(connection, { apiVersion: `agents.x-k8s.io/${options.sandboxApiVersion}`, kind: "Sandbox", path: `/apis/agents.x-k8s.io/${options.sandboxApiVersion}/sandboxes`, labelSelector: managed, onError });
-    this.pods = new WatchCache(connection, { apiVersion: "v1", kind: "Pod", path: "/api/v1/pods", labelSelector: managed, onError });
+    this.resources = sandboxResources(connection, options.sandboxApiVersion);
+    // Every Sandbox, not only Berth's: those made outside Berth are shown too.
+    this.sandboxes = new WatchCache(connection, { apiVersion: `agents.x-k8s.io/${options.sandboxApiVersion}`, kind: "Sandbox", path: `/apis/agents.x-k8s.io/${options.sandboxApiVersion}/sandboxes`, onError });
+    this.pods = new WatchCache(connection, { apiVersion: "v1", kind: "Pod", path: "/api/v1/pods", labelSelector: SANDBOX_NAME_HASH_LABEL, onError });
     // Template claims carry no Berth label (the controller makes them): watch every claim.
     this.claims = new WatchCache(connection, { apiVersion: "v1", kind: "PersistentVolumeClaim", path: "/api/v1/persistentvolumeclaims", onError });
-    this.events = new WatchCache(connection, { apiVersion: "v1", kind: "Event", path: "/api/v1/events", onError });
+    // Only the events a status is derived from: about pods and claims, not nodes, leases, ….
+    const events = (kind: string) => new WatchCache<CoreV1Event>(connection, { apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
+    this.podEvents = events("Pod");
+    this.claimEvents = events("PersistentVolumeClaim");
+  }
+
+  private get caches() {
+    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents];
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.sandboxes.start(), this.pods.start(), this.claims.start(), this.events.start()]);
-    this.sandboxes.subscribe(({ object }) => this.enqueueByLabel(object));
-    this.pods.subscribe(({ object }) => this.enqueueByLabel(object));
+    await Promise.all(this.caches.map((cache) => cache.start()));
+    this.sandboxes.subscribe(({ object }) => {
+      if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, object.metadata?.name);
+    });
+    this.pods.subscribe(({ object }) => {
+      if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, object.metadata?.name);
+    });
     this.claims.subscribe(({ object }) => {
       if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, claimOwnerName(object));
     });
-    this.events.subscribe(({ object }) => {
-      const involved = object.involvedObject;
-      if (involved?.kind === "Pod") void this.enqueueByName(involved.namespace, involved.name);
-      if (involved?.kind === "PersistentVolumeClaim") void this.enqueueByName(involved.namespace, claimOwnerName({ metadata: { name: involved.name } }));
-    });
+    this.podEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, object.involvedObject?.name));
+    this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
+    this.stopCreations = this.options.inFlight?.onSettled((id) => this.enqueue(id));
     await this.resyncAll();
-    this.resync = setInterval(() => void this.resyncAll(), this.options.resyncMs ?? 60_000);
+    this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
     this.resync.unref?.();
   }
 
   stop(): void {
     clearInterval(this.resync);
-    for (const cache of [this.sandboxes, this.pods, this.claims, this.events]) cache.stop();
+    this.stopCreations?.();
+    for (const cache of this.caches) cache.stop();
   }
 
-  /** Every live sandbox, also those created or deleted while Berth was down. */
+  /** Every live record, and every Sandbox in the cluster (those without a record are found). */
   async resyncAll(): Promise<void> {
     let cursor: string | undefined;
     do {
@@ -79,6 +108,12 @@ export class StatusReconciler {
       for (const record of page.items) this.enqueue(record.id);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
+    for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
+  }
+
+  /** Resolves once nothing is queued (tests and benchmarks wait on it). */
+  async idle(): Promise<void> {
+    while (this.draining || this.queue.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   /** Enqueues the sandbox an object's Berth label names; false when it has none. */
@@ -88,14 +123,16 @@ export class StatusReconciler {
     return Boolean(id);
   }
 
+  /** The live record of that name, or — when there is none — a Sandbox to be found. */
   private async enqueueByName(namespace: string | undefined, name: string | undefined): Promise<void> {
     if (!namespace || !name) return;
     const record = await this.options.store.sandboxes.findLiveSandbox(namespace, name).catch(() => null);
     if (record) this.enqueue(record.id);
+    else if (this.sandboxes.get(namespace, name)) this.enqueue(`${DISCOVER}${namespace}/${name}`);
   }
 
-  enqueue(id: string): void {
-    this.queue.add(id);
+  enqueue(key: string): void {
+    this.queue.add(key);
     if (!this.draining) void this.drain();
   }
 
@@ -103,10 +140,11 @@ export class StatusReconciler {
     this.draining = true;
     try {
       while (this.queue.size > 0) {
-        const id = this.queue.values().next().value as string;
-        this.queue.delete(id);
+        const key = this.queue.values().next().value as string;
+        this.queue.delete(key);
         try {
-          await this.reconcile(id);
+          if (key.startsWith(DISCOVER)) await this.discover(key.slice(DISCOVER.length));
+          else await this.reconcile(key);
         } catch (error) {
           this.options.onError?.(error);
         }
@@ -116,11 +154,27 @@ export class StatusReconciler {
     }
   }
 
+  private now(): Date {
+    return (this.options.now ?? (() => new Date()))();
+  }
+
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<void> {
     const record = await this.options.store.sandboxes.getSandbox(id);
     if (!record || record.deletedAt) return;
-    const next = deriveStatus(this.observe(record), record, (this.options.now ?? (() => new Date()))());
+    if (this.options.inFlight?.has(id)) return;
+    if (!record.provisionedAt) {
+      if (this.now().getTime() - record.createdAt.getTime() < (this.options.interruptedAfterMs ?? 120_000)) return;
+      await this.undoInterruptedCreate(record);
+      return;
+    }
+    const observed = this.observe(record);
+    // The cache may lag behind a Sandbox just made: only the API server may say it is gone.
+    if (!observed.sandbox && !(await this.resources.readSandbox(record.namespace, record.name))) {
+      await this.closeDeletedOutsideBerth(record);
+      return;
+    }
+    const next = deriveStatus(observed, record, this.now());
     if (!changed(record, next)) return;
     await this.options.store.sandboxes.saveStatus(id, next);
     await recordTimelineEvent(this.options.store.timeline, {
@@ -128,9 +182,64 @@ export class StatusReconciler {
       type: "Lifecycle",
       reason: next.phase === record.phase ? `${next.phase}Changed` : next.phase,
       message: next.message ?? `The sandbox is ${next.phase}`,
-      occurredAt: new Date(),
+      occurredAt: this.now(),
       data: { phase: next.phase, reason: next.reason, previousPhase: record.phase, podUid: next.podUid, nodeName: next.nodeName },
     });
+  }
+
+  /**
+   * The console stopped while creating this sandbox, so nobody was told it exists: remove what
+   * that create made (its Sandbox and the claims it made) and close the record, saying so.
+   */
+  private async undoInterruptedCreate(record: SandboxRecord): Promise<void> {
+    const live = await this.resources.readSandbox(record.namespace, record.name);
+    const ours = live !== null && live.metadata.labels?.[this.keys.sandboxId] === record.id;
+    if (ours) await this.resources.deleteSandbox(record.namespace, record.name);
+    const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "allMadeForIt");
+    const message = `The create of ${record.namespace}/${record.name} was interrupted (the console stopped before it finished); what it made was removed: Sandbox ${ours ? record.name : "none"}; ${describeSweep(swept)}`;
+    await this.close(record, "CreateInterrupted", message, { sandboxRemoved: ours, ...swept });
+    await this.options.store.audit.recordChange({ actor: "berth", action: "sandbox.create", targetKind: "Sandbox", targetId: record.id, outcome: "Failed", details: { namespace: record.namespace, name: record.name, error: "interrupted", ...swept } });
+  }
+
+  /** Someone deleted the Sandbox behind Berth's back: sweep its `delete` claims as Berth would have. */
+  private async closeDeletedOutsideBerth(record: SandboxRecord): Promise<void> {
+    const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "ownedForDeletion");
+    await this.close(record, "DeletedOutsideBerth", `The Sandbox was deleted outside Berth (kubectl, another gateway, or its namespace); ${describeSweep(swept)}`, { ...swept });
+  }
+
+  private async close(record: SandboxRecord, reason: string, message: string, data: Record<string, unknown>): Promise<void> {
+    await this.options.store.sandboxes.markDeleted(record.id, this.now(), { reason, message });
+    await recordTimelineEvent(this.options.store.timeline, { sandboxId: record.id, type: "Lifecycle", reason, message, occurredAt: this.now(), data });
+  }
+
+  /** A Sandbox with no live record: made outside Berth, or while Berth was down. Record it as found. */
+  private async discover(key: string): Promise<void> {
+    const [namespace, name] = key.split("/") as [string, string];
+    const sandbox = this.sandboxes.get(namespace, name);
+    if (!sandbox || sandbox.metadata?.deletionTimestamp) return;
+    if (await this.options.store.sandboxes.findLiveSandbox(namespace, name)) return;
+    // Labelled by Berth for a record that is closed: Berth deleted it, and the cache lags.
+    const labelledId = sandbox.metadata?.labels?.[this.keys.sandboxId];
+    if (labelledId && (await this.options.store.sandboxes.getSandbox(labelledId))) return;
+    const templates = (sandbox.spec?.volumeClaimTemplates as unknown[] | undefined) ?? [];
+    const created = sandbox.metadata?.creationTimestamp ? new Date(sandbox.metadata.creationTimestamp as unknown as string) : this.now();
+    const record = await this.options.store.sandboxes
+      .recordSandbox({ name, namespace, spec: { name, namespace }, workspaceBackend: templates.length > 0 ? "pvc" : "ephemeral", origin: "cluster", provisionedAt: created })
+      .catch((error: unknown) => {
+        // A create through Berth reserved the name meanwhile: that record wins.
+        if ((error as Error).name === "SandboxNameTakenError") return null;
+        throw error;
+      });
+    if (!record) return;
+    await recordTimelineEvent(this.options.store.timeline, {
+      sandboxId: record.id,
+      type: "Lifecycle",
+      reason: "Discovered",
+      message: `Sandbox ${namespace}/${name} was found in the cluster, made outside Berth (created ${created.toISOString()}); Berth now follows its status`,
+      occurredAt: this.now(),
+      data: { sandboxUid: sandbox.metadata?.uid, createdAt: created.toISOString() },
+    });
+    this.enqueue(record.id);
   }
 
   private observe(record: SandboxRecord): Observed {
@@ -146,8 +255,7 @@ export class StatusReconciler {
       return claim ? [claim] : [];
     });
     const involved = new Set([record.name, ...claimNames]);
-    const events = this.events
-      .list()
+    const events = [...this.podEvents.list(), ...this.claimEvents.list()]
       .filter((event) => event.involvedObject?.namespace === record.namespace && involved.has(event.involvedObject?.name ?? ""))
       .sort((a, b) => eventTime(a) - eventTime(b));
     return { sandbox: sandbox ? observedSandbox(sandbox) : null, pod, claims, events, deleted: false };

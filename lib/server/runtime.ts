@@ -5,12 +5,15 @@
 import { loadServerConfigFromProcess, type ServerConfig } from "../config/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
+import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startReconciler } from "./reconciler.ts";
 
 export interface Runtime {
   config: ServerConfig;
   store: Store;
   cluster: RuntimeCluster;
+  /** Creates and deletes running in this process; the reconciler leaves them alone. */
+  inFlight: OperationsInFlight;
   startedAt: Date;
   /** How long configuration and store took to become ready at start. */
   startupMs: number;
@@ -38,8 +41,9 @@ async function start(): Promise<Runtime> {
     await store.close();
     throw error;
   }
-  const reconciler = startReconciler(config, store, cluster);
-  const runtime = { config, store, cluster, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const inFlight = new OperationsInFlight();
+  const reconciler = startReconciler(config, store, cluster, inFlight);
+  const runtime = { config, store, cluster, inFlight, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const stop = () => {
     reconciler.stop();
     void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));

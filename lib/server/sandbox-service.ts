@@ -21,6 +21,7 @@ export function sandboxServiceDeps(runtime: Runtime): Promise<ActionDeps> {
         resources: sandboxResources(runtime.cluster.connection, discovery.version),
         sandboxApiVersion: discovery.version,
         defaults: runtime.config.gateway,
+        inFlight: runtime.inFlight,
       };
     })();
     deps.catch(() => cachedDeps.delete(runtime));

@@ -1,4 +1,4 @@
-import { sandboxRecordSchema, type Page, type SandboxRecord } from "../domain/sandbox-record.ts";
+import { sandboxRecordSchema, type Page, type SandboxOrigin, type SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
 import { decodeCursor, encodeCursor, UUID_SHAPE } from "./cursor.ts";
@@ -27,6 +27,15 @@ export interface NewSandbox {
   namespace: string;
   spec: Record<string, unknown>;
   workspaceBackend: WorkspaceBackend;
+  /** Defaults to "berth"; a sandbox found in the cluster is recorded as provisioned already. */
+  origin?: SandboxOrigin;
+  provisionedAt?: Date;
+}
+
+/** Why a sandbox's record was closed, when Berth did not delete it itself. */
+export interface DeletionCause {
+  reason: string;
+  message: string;
 }
 
 const liveKey = (namespace: string, name: string) => `${namespace}/${name}`;
@@ -50,6 +59,8 @@ export function sandboxRepository(db: Db) {
             liveKey: liveKey(sandbox.namespace, sandbox.name),
             spec: toJson(sandbox.spec),
             workspaceBackend: sandbox.workspaceBackend,
+            origin: sandbox.origin ?? "berth",
+            provisionedAt: sandbox.provisionedAt ?? null,
           },
         });
         return toRecord(row);
@@ -117,12 +128,17 @@ export function sandboxRepository(db: Db) {
       }
     },
 
+    /** Its create finished: everything it needed exists in the cluster. */
+    async markProvisioned(id: string, at: Date): Promise<SandboxRecord> {
+      return toRecord(await db.sandbox.update({ where: { id }, data: { provisionedAt: at } }));
+    },
+
     /** The sandbox is gone from the cluster; its record and timeline stay, and its name is free again. */
-    async markDeleted(id: string, at: Date): Promise<SandboxRecord> {
+    async markDeleted(id: string, at: Date, cause?: DeletionCause): Promise<SandboxRecord> {
       try {
         const row = await db.sandbox.update({
           where: { id },
-          data: { deletedAt: at, liveKey: null, phase: "Deleted", reason: null, message: null },
+          data: { deletedAt: at, liveKey: null, phase: "Deleted", reason: cause?.reason ?? null, message: cause?.message ?? null },
         });
         return toRecord(row);
       } catch (error) {
