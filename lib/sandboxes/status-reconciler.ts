@@ -161,8 +161,11 @@ export class StatusReconciler {
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<void> {
     const record = await this.options.store.sandboxes.getSandbox(id);
-    if (!record || record.deletedAt) return;
-    if (this.options.inFlight?.has(id)) return;
+    if (!record || this.options.inFlight?.has(id)) return;
+    if (record.deletedAt) {
+      await this.removeLateSandbox(record);
+      return;
+    }
     if (!record.provisionedAt) {
       if (this.now().getTime() - record.createdAt.getTime() < (this.options.interruptedAfterMs ?? 120_000)) return;
       await this.undoInterruptedCreate(record);
@@ -201,6 +204,26 @@ export class StatusReconciler {
     await this.options.store.audit.recordChange({ actor: "berth", action: "sandbox.create", targetKind: "Sandbox", targetId: record.id, outcome: "Failed", details: { namespace: record.namespace, name: record.name, error: "interrupted", ...swept } });
   }
 
+  /**
+   * An interrupted create's Sandbox request can land after the undo (the API server finishes a
+   * write whose client is gone): such a Sandbox belongs to nobody and is removed as well.
+   */
+  private async removeLateSandbox(record: SandboxRecord): Promise<void> {
+    if (record.reason !== "CreateInterrupted") return;
+    const late = this.sandboxes.get(record.namespace, record.name);
+    if (!late || late.metadata?.deletionTimestamp || late.metadata?.labels?.[this.keys.sandboxId] !== record.id) return;
+    await this.resources.deleteSandbox(record.namespace, record.name);
+    const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "allMadeForIt");
+    await recordTimelineEvent(this.options.store.timeline, {
+      sandboxId: record.id,
+      type: "Lifecycle",
+      reason: "LateSandboxRemoved",
+      message: `The interrupted create's Sandbox request reached the cluster after the undo; that Sandbox was removed too; ${describeSweep(swept)}`,
+      occurredAt: this.now(),
+      data: { sandboxUid: late.metadata?.uid, ...swept },
+    });
+  }
+
   /** Someone deleted the Sandbox behind Berth's back: sweep its `delete` claims as Berth would have. */
   private async closeDeletedOutsideBerth(record: SandboxRecord): Promise<void> {
     const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "ownedForDeletion");
@@ -218,9 +241,13 @@ export class StatusReconciler {
     const sandbox = this.sandboxes.get(namespace, name);
     if (!sandbox || sandbox.metadata?.deletionTimestamp) return;
     if (await this.options.store.sandboxes.findLiveSandbox(namespace, name)) return;
-    // Labelled by Berth for a record that is closed: Berth deleted it, and the cache lags.
+    // Labelled for a record that is closed: Berth deleted it and the cache lags, or it is an
+    // interrupted create's late arrival. Either way it is that record's business, not a find.
     const labelledId = sandbox.metadata?.labels?.[this.keys.sandboxId];
-    if (labelledId && (await this.options.store.sandboxes.getSandbox(labelledId))) return;
+    if (labelledId && (await this.options.store.sandboxes.getSandbox(labelledId))) {
+      this.enqueue(labelledId);
+      return;
+    }
     const templates = (sandbox.spec?.volumeClaimTemplates as unknown[] | undefined) ?? [];
     const created = sandbox.metadata?.creationTimestamp ? new Date(sandbox.metadata.creationTimestamp as unknown as string) : this.now();
     const record = await this.options.store.sandboxes

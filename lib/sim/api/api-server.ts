@@ -121,10 +121,13 @@ export class ApiServer {
     if (!path) throw notFoundPath(pathname);
     const definition = findResource(path.group, path.version, path.resource);
     if (!definition) throw notFoundPath(pathname);
+    // Decoded before admission and storage (and injected latency): a write whose client has gone
+    // still lands, as on a real API server.
+    const body = ["POST", "PUT", "PATCH", "DELETE"].includes(method) ? await readBody(request) : "";
     await this.options.gate?.({ verb: verbOf(method, path, url.searchParams), path });
 
     if (path.resource === "pods" && path.name && path.namespace && path.subresource && path.subresource !== "status") {
-      return this.podSubresource(request, response, path, url.searchParams);
+      return this.podSubresource(request, response, path, url.searchParams, body);
     }
     await handleResource(
       { store: this.options.store, watches: this.watches, bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000 },
@@ -132,13 +135,13 @@ export class ApiServer {
       request,
       response,
       url.searchParams,
+      body,
     );
   }
 
-  private async podSubresource(request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams): Promise<void> {
+  private async podSubresource(request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams, body: string): Promise<void> {
     const { namespace, name, subresource } = path as Required<Pick<ResourcePath, "namespace" | "name" | "subresource">>;
     const method = request.method ?? "GET";
-    const body = method === "POST" ? await readBody(request) : "";
     switch (`${method} ${subresource}`) {
       case "POST eviction":
         return sendJson(response, 201, await this.options.pods.evict(namespace, name, body, query.getAll("dryRun").length > 0));

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import { resourceId, type ObjectStore } from "../store/object-store.ts";
-import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, readBody, sendJson } from "./http-io.ts";
+import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, sendJson } from "./http-io.ts";
 import { admitCreate, admitUpdate } from "./admission.ts";
 import { applyPatch } from "./patching.ts";
 import type { ResourcePath } from "./request-path.ts";
@@ -234,7 +234,8 @@ function deleteOne(context: HandlerContext, target: Target, query: URLSearchPara
   return context.store.delete(definition, path.namespace, path.name!, { preconditions, gracePeriodSeconds: grace, dryRun, addFinalizers });
 }
 
-export async function handleResource(context: HandlerContext, target: Target, request: IncomingMessage, response: ServerResponse, query: URLSearchParams): Promise<void> {
+/** `body` is read before the request passes the gate, as the API server decodes it before admission and storage. */
+export async function handleResource(context: HandlerContext, target: Target, request: IncomingMessage, response: ServerResponse, query: URLSearchParams, body: string): Promise<void> {
   const { definition, path } = target;
   checkNamespace(target);
   const method = request.method ?? "GET";
@@ -254,15 +255,14 @@ export async function handleResource(context: HandlerContext, target: Target, re
       return sendJson(response, 200, list(context, target, query));
     }
     if (method === "POST") {
-      const created = create(context, target, parseObject(await readBody(request)), dryRun);
+      const created = create(context, target, parseObject(body), dryRun);
       return sendJson(response, 201, show(created));
     }
     if (method === "DELETE") {
       const matches = compileSelectors(definition, query);
-      const bodyText = await readBody(request);
       const items = context.store.list(definition, path.namespace).filter(matches).map((object) => ({ ...object }));
       for (const object of items) {
-        deleteOne(context, { definition, path: { ...path, name: object.metadata.name } }, query, bodyText, dryRun);
+        deleteOne(context, { definition, path: { ...path, name: object.metadata.name } }, query, body, dryRun);
       }
       return sendJson(response, 200, { kind: `${definition.kind}List`, apiVersion: groupVersion(definition.group, path.version), metadata: {}, items: items.map(show) });
     }
@@ -274,18 +274,15 @@ export async function handleResource(context: HandlerContext, target: Target, re
     case "GET":
       return sendJson(response, 200, show(context.store.get(definition, path.namespace, path.name)));
     case "PUT": {
-      // The body first: the object may change while it arrives, and the write must see that.
-      const body = parseObject(await readBody(request));
       const current = context.store.get(definition, path.namespace, path.name);
-      return sendJson(response, 200, show(write(context, target, current, body, dryRun)));
+      return sendJson(response, 200, show(write(context, target, current, parseObject(body), dryRun)));
     }
     case "PATCH": {
       const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
-      const patch = await readBody(request);
-      return sendJson(response, 200, show(patchObject(context, target, contentType, patch, dryRun)));
+      return sendJson(response, 200, show(patchObject(context, target, contentType, body, dryRun)));
     }
     case "DELETE": {
-      const result = deleteOne(context, target, query, await readBody(request), dryRun);
+      const result = deleteOne(context, target, query, body, dryRun);
       return sendJson(response, 200, show(result.object));
     }
     default:
