@@ -9,7 +9,8 @@ import { eventually } from "../sim/testing/eventually.ts";
 import type { Store } from "../store/index.ts";
 import { openTestStore } from "../store/test-databases.ts";
 import { createSandbox, type CreateSandboxDeps } from "./create-sandbox.ts";
-import { StatusReconciler } from "./status-reconciler.ts";
+import { OperationsInFlight } from "./operations-in-flight.ts";
+import { StatusReconciler, type StatusReconcilerOptions } from "./status-reconciler.ts";
 
 // The reconciler against the embedded cluster: status derived from what the cluster shows,
 // stored, and told on the timeline and the bus.
@@ -22,12 +23,12 @@ interface World {
   stop: () => Promise<void>;
 }
 
-async function startWorld(options: SimulatedClusterOptions = {}): Promise<World> {
+async function startWorld(options: SimulatedClusterOptions = {}, reconcilerOptions: Partial<StatusReconcilerOptions> = {}): Promise<World> {
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
   const connection = connectToEmbeddedCluster(sim.serverUrl);
   const { store, cleanup } = await openTestStore();
-  const deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}) };
-  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev" });
+  const deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}), inFlight: reconcilerOptions.inFlight };
+  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", ...reconcilerOptions });
   await reconciler.start();
   return {
     sim, store, deps, reconciler,
@@ -121,5 +122,89 @@ describe("on a cluster with no default StorageClass", () => {
   it("brings an ephemeral sandbox to Ready", async () => {
     const { record } = await createSandbox(world.deps, { name: uniqueName(), workspace: { backend: "ephemeral" } }, "alice");
     await phaseOf(world, record.id, "Ready");
+  });
+});
+
+describe("keeping the store and the cluster in step", () => {
+  let world: World;
+  const inFlight = new OperationsInFlight();
+  beforeAll(async () => {
+    world = await startWorld({}, { inFlight, interruptedAfterMs: 0 });
+  });
+  afterAll(() => world.stop());
+
+  const reasonsOf = async (id: string) => (await world.store.timeline.listForSandbox(id, { limit: 50 })).map((event) => event.reason);
+
+  /** A Sandbox as kubectl or another gateway would make it: no Berth labels. */
+  const madeOutsideBerth = (name: string) =>
+    world.deps.resources.createSandbox({
+      apiVersion: "agents.x-k8s.io/v1beta1",
+      kind: "Sandbox",
+      metadata: { name, namespace: "default" },
+      spec: { podTemplate: { spec: { containers: [{ name: "agent", image: "busybox:1.36", command: ["sleep", "infinity"] }] } } },
+    });
+
+  const foundRecord = (name: string) =>
+    eventually(async () => {
+      const record = await world.store.sandboxes.findLiveSandbox("default", name);
+      if (!record) throw new Error(`no record for ${name} yet`);
+      return record;
+    }, { timeoutMs: 15_000 });
+
+  it("records a Sandbox made outside Berth as found there", async () => {
+    const name = uniqueName();
+    await madeOutsideBerth(name);
+    const record = await foundRecord(name);
+    expect([record.origin, (await reasonsOf(record.id))[0]]).toEqual(["cluster", "Discovered"]);
+  });
+
+  it("follows a Sandbox made outside Berth to Ready", async () => {
+    const name = uniqueName();
+    await madeOutsideBerth(name);
+    await phaseOf(world, (await foundRecord(name)).id, "Ready");
+  });
+
+  it("closes the record of a Sandbox deleted outside Berth, and says so", async () => {
+    const name = uniqueName();
+    const { record } = await createSandbox(world.deps, { name }, "alice");
+    await phaseOf(world, record.id, "Ready");
+    await world.deps.resources.deleteSandbox("default", name);
+    const closed = await phaseOf(world, record.id, "Deleted");
+    expect([closed.reason, (await reasonsOf(record.id)).at(-1)]).toEqual(["DeletedOutsideBerth", "DeletedOutsideBerth"]);
+  });
+
+  it("keeps a retained claim when its Sandbox is deleted outside Berth", async () => {
+    const name = uniqueName();
+    const { record } = await createSandbox(world.deps, { name, workspace: { claim: { ownership: "retain" } } }, "alice");
+    await phaseOf(world, record.id, "Ready");
+    await world.deps.resources.deleteSandbox("default", name);
+    await phaseOf(world, record.id, "Deleted");
+    expect(await world.deps.resources.readClaim("default", `workspace-${name}`)).not.toBeNull();
+  });
+
+  it("leaves a create that is still running in this process alone", async () => {
+    const name = uniqueName();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const running = inFlight.run("00000000-0000-4000-8000-000000000001", async () => {
+      const record = await world.store.sandboxes.recordSandbox({ id: "00000000-0000-4000-8000-000000000001", name, namespace: "default", spec: { name }, workspaceBackend: "pvc" });
+      await held;
+      return record;
+    });
+    await eventually(async () => {
+      if (!(await world.store.sandboxes.findLiveSandbox("default", name))) throw new Error("not recorded yet");
+    });
+    await world.reconciler.reconcile("00000000-0000-4000-8000-000000000001");
+    const during = await world.store.sandboxes.getSandbox("00000000-0000-4000-8000-000000000001");
+    release();
+    await running;
+    expect([during?.phase, during?.deletedAt]).toEqual(["Pending", null]);
+  });
+
+  it("undoes a create that no process is running any more", async () => {
+    const name = uniqueName();
+    const record = await world.store.sandboxes.recordSandbox({ name, namespace: "default", spec: { name }, workspaceBackend: "pvc" });
+    await world.reconciler.reconcile(record.id);
+    expect((await world.store.sandboxes.getSandbox(record.id))?.reason).toBe("CreateInterrupted");
   });
 });

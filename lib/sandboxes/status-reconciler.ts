@@ -7,7 +7,7 @@ import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
-import { WatchCache } from "../kube/watch-cache.ts";
+import { WatchCache, type WatchCacheStats } from "../kube/watch-cache.ts";
 import type { Store } from "../store/index.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
@@ -109,6 +109,11 @@ export class StatusReconciler {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
+  }
+
+  /** What each watch went through: lists, watches, re-lists after 410 Gone, failures. */
+  watchStats(): Record<"sandboxes" | "pods" | "claims" | "podEvents" | "claimEvents", WatchCacheStats> {
+    return { sandboxes: this.sandboxes.stats, pods: this.pods.stats, claims: this.claims.stats, podEvents: this.podEvents.stats, claimEvents: this.claimEvents.stats };
   }
 
   /** Resolves once nothing is queued (tests and benchmarks wait on it). */
