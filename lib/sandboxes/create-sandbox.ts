@@ -11,6 +11,7 @@ import type { SandboxResources, StoredSandbox } from "../kube/sandbox-resources.
 import type { ClaimPlan } from "../render/claims.ts";
 import { renderSandbox, type RenderResult } from "../render/render-sandbox.ts";
 import type { Store } from "../store/index.ts";
+import type { LiveSandboxes } from "./live-sandboxes.ts";
 import { untracked, type OperationsInFlight } from "./operations-in-flight.ts";
 import { SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
 
@@ -25,6 +26,8 @@ export interface CreateSandboxDeps {
   defaults: GatewayDefaults;
   /** This process's running creates and deletes, shared with the reconciler so it leaves them alone. */
   inFlight?: Pick<OperationsInFlight, "run">;
+  /** The in-memory live list, told of each sandbox as its create finishes (read your writes). */
+  live?: Pick<LiveSandboxes, "put" | "remove">;
   now?: () => Date;
 }
 
@@ -95,6 +98,7 @@ async function createRecordedSandbox(
       undo.push(() => deps.resources.deleteBudget(namespace, rendered.podDisruptionBudget!.metadata.name!));
     }
     const record = await deps.store.sandboxes.markProvisioned(id, now());
+    deps.live?.put(record);
     await recordTimelineEvent(deps.store.timeline, {
       sandboxId: id,
       type: "Lifecycle",
@@ -109,6 +113,7 @@ async function createRecordedSandbox(
     // Undo in reverse order; an undo that fails must not hide why the create failed.
     for (const step of undo.reverse()) await step().catch(() => {});
     await deps.store.sandboxes.discardUncreated(id);
+    deps.live?.remove(id);
     await deps.store.audit
       .recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Failed", details: { namespace, name: spec.name, error: (error as Error).message } })
       .catch(() => {});

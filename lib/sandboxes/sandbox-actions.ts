@@ -50,6 +50,7 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: string): P
   await deps.resources.deleteSandbox(record.namespace, record.name);
   const { removedClaims, keptClaims } = await sweepClaims(deps.resources, deps.defaults.labelPrefix, record, "ownedForDeletion");
   const deleted = await deps.store.sandboxes.markDeleted(id, new Date());
+  deps.live?.put(deleted);
   await recordTimelineEvent(deps.store.timeline, {
     sandboxId: id,
     type: "Lifecycle",

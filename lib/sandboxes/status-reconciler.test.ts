@@ -9,6 +9,7 @@ import { eventually } from "../sim/testing/eventually.ts";
 import type { Store } from "../store/index.ts";
 import { openTestStore } from "../store/test-databases.ts";
 import { createSandbox, type CreateSandboxDeps } from "./create-sandbox.ts";
+import { LiveSandboxes } from "./live-sandboxes.ts";
 import { OperationsInFlight } from "./operations-in-flight.ts";
 import { StatusReconciler, type StatusReconcilerOptions } from "./status-reconciler.ts";
 
@@ -27,8 +28,9 @@ async function startWorld(options: SimulatedClusterOptions = {}, reconcilerOptio
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
   const connection = connectToEmbeddedCluster(sim.serverUrl);
   const { store, cleanup } = await openTestStore();
-  const deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}), inFlight: reconcilerOptions.inFlight };
-  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", ...reconcilerOptions });
+  const inFlight = reconcilerOptions.inFlight ?? new OperationsInFlight();
+  const deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}), inFlight, live: reconcilerOptions.live };
+  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", ...reconcilerOptions, inFlight });
   await reconciler.start();
   return {
     sim, store, deps, reconciler,
@@ -128,21 +130,28 @@ describe("on a cluster with no default StorageClass", () => {
 describe("keeping the store and the cluster in step", () => {
   let world: World;
   const inFlight = new OperationsInFlight();
+  const live = new LiveSandboxes();
   beforeAll(async () => {
-    world = await startWorld({}, { inFlight, interruptedAfterMs: 0 });
+    world = await startWorld({}, { inFlight, live, interruptedAfterMs: 0 });
   });
   afterAll(() => world.stop());
 
   const reasonsOf = async (id: string) => (await world.store.timeline.listForSandbox(id, { limit: 50 })).map((event) => event.reason);
 
   /** A Sandbox as kubectl or another gateway would make it: no Berth labels. */
-  const madeOutsideBerth = (name: string) =>
-    world.deps.resources.createSandbox({
-      apiVersion: "agents.x-k8s.io/v1beta1",
-      kind: "Sandbox",
-      metadata: { name, namespace: "default" },
-      spec: { podTemplate: { spec: { containers: [{ name: "agent", image: "busybox:1.36", command: ["sleep", "infinity"] }] } } },
+  const madeOutsideBerth = async (name: string) => {
+    const response = await fetch(`${world.sim.serverUrl}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        apiVersion: "agents.x-k8s.io/v1beta1",
+        kind: "Sandbox",
+        metadata: { name },
+        spec: { podTemplate: { spec: { containers: [{ name: "agent", image: "busybox:1.36", command: ["sleep", "infinity"] }] } } },
+      }),
     });
+    if (response.status !== 201) throw new Error(`the cluster refused the Sandbox: ${response.status} ${await response.text()}`);
+  };
 
   const foundRecord = (name: string) =>
     eventually(async () => {
@@ -180,6 +189,23 @@ describe("keeping the store and the cluster in step", () => {
     await world.deps.resources.deleteSandbox("default", name);
     await phaseOf(world, record.id, "Deleted");
     expect(await world.deps.resources.readClaim("default", `workspace-${name}`)).not.toBeNull();
+  });
+
+  const inLiveList = (id: string) => live.page({ limit: 500 }).items.find((record) => record.id === id);
+
+  it("keeps the in-memory live list showing the status it stores", async () => {
+    const { record } = await createSandbox(world.deps, { name: uniqueName() }, "alice");
+    await phaseOf(world, record.id, "Ready");
+    expect(inLiveList(record.id)?.phase).toBe("Ready");
+  });
+
+  it("takes a sandbox deleted outside Berth off the in-memory live list", async () => {
+    const name = uniqueName();
+    const { record } = await createSandbox(world.deps, { name }, "alice");
+    await phaseOf(world, record.id, "Ready");
+    await world.deps.resources.deleteSandbox("default", name);
+    await phaseOf(world, record.id, "Deleted");
+    expect(inLiveList(record.id)).toBeUndefined();
   });
 
   it("leaves a create that is still running in this process alone", async () => {

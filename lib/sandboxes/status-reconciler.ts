@@ -10,6 +10,7 @@ import { sandboxResources, type SandboxResources, type StoredSandbox } from "../
 import { WatchCache, type WatchCacheStats } from "../kube/watch-cache.ts";
 import type { Store } from "../store/index.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
+import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
 
 // The reconciler, one per server process: it watches Sandboxes, pods, claims and events, and for
@@ -27,8 +28,14 @@ export interface StatusReconcilerOptions {
   store: Store;
   sandboxApiVersion: SandboxApiVersion;
   labelPrefix: string;
-  /** This process's running creates and deletes, shared with the lifecycle actions. */
-  inFlight?: OperationsInFlight;
+  /**
+   * This process's running creates and deletes, shared with the lifecycle actions: the
+   * reconciler leaves them alone and looks again when each settles (a create's last cluster
+   * event may come before it is finished).
+   */
+  inFlight: OperationsInFlight;
+  /** The in-memory list of live sandboxes the API serves; loaded at start and kept current here. */
+  live?: LiveSandboxes;
   /**
    * How old an unfinished record outside this process's creates must be before its create counts
    * as interrupted: another replica's create may still be running below that age.
@@ -88,7 +95,8 @@ export class StatusReconciler {
     });
     this.podEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, object.involvedObject?.name));
     this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
-    this.stopCreations = this.options.inFlight?.onSettled((id) => this.enqueue(id));
+    this.stopCreations = this.options.inFlight.onSettled((id) => this.enqueue(id));
+    await this.options.live?.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
     this.resync.unref?.();
@@ -166,7 +174,9 @@ export class StatusReconciler {
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<void> {
     const record = await this.options.store.sandboxes.getSandbox(id);
-    if (!record || this.options.inFlight?.has(id)) return;
+    if (record) this.options.live?.put(record);
+    else this.options.live?.remove(id);
+    if (!record || this.options.inFlight.has(id)) return;
     if (record.deletedAt) {
       await this.removeLateSandbox(record);
       return;
@@ -184,7 +194,8 @@ export class StatusReconciler {
     }
     const next = deriveStatus(observed, record, this.now());
     if (!changed(record, next)) return;
-    await this.options.store.sandboxes.saveStatus(id, next);
+    const saved = await this.options.store.sandboxes.saveStatus(id, next);
+    this.options.live?.put(saved);
     await recordTimelineEvent(this.options.store.timeline, {
       sandboxId: id,
       type: "Lifecycle",
@@ -236,7 +247,8 @@ export class StatusReconciler {
   }
 
   private async close(record: SandboxRecord, reason: string, message: string, data: Record<string, unknown>): Promise<void> {
-    await this.options.store.sandboxes.markDeleted(record.id, this.now(), { reason, message });
+    const closed = await this.options.store.sandboxes.markDeleted(record.id, this.now(), { reason, message });
+    this.options.live?.put(closed);
     await recordTimelineEvent(this.options.store.timeline, { sandboxId: record.id, type: "Lifecycle", reason, message, occurredAt: this.now(), data });
   }
 
@@ -263,6 +275,7 @@ export class StatusReconciler {
         throw error;
       });
     if (!record) return;
+    this.options.live?.put(record);
     await recordTimelineEvent(this.options.store.timeline, {
       sandboxId: record.id,
       type: "Lifecycle",

@@ -1,5 +1,6 @@
 import type { ServerConfig } from "../config/index.ts";
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
+import type { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import type { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { StatusReconciler } from "../sandboxes/status-reconciler.ts";
 import type { Store } from "../store/index.ts";
@@ -11,7 +12,7 @@ import type { RuntimeCluster } from "./cluster.ts";
 
 const RETRY_MS = 30_000;
 
-export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, inFlight: OperationsInFlight): { stop(): void } {
+export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes }): { stop(): void } {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -28,7 +29,7 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
       store,
       sandboxApiVersion: discovery.version,
       labelPrefix: config.gateway.labelPrefix,
-      inFlight,
+      ...shared,
       onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
     });
     await reconciler.start();

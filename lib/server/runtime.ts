@@ -5,6 +5,7 @@
 import { loadServerConfigFromProcess, type ServerConfig } from "../config/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
+import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startReconciler } from "./reconciler.ts";
 
@@ -14,6 +15,8 @@ export interface Runtime {
   cluster: RuntimeCluster;
   /** Creates and deletes running in this process; the reconciler leaves them alone. */
   inFlight: OperationsInFlight;
+  /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
+  live: LiveSandboxes;
   startedAt: Date;
   /** How long configuration and store took to become ready at start. */
   startupMs: number;
@@ -42,8 +45,9 @@ async function start(): Promise<Runtime> {
     throw error;
   }
   const inFlight = new OperationsInFlight();
-  const reconciler = startReconciler(config, store, cluster, inFlight);
-  const runtime = { config, store, cluster, inFlight, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const live = new LiveSandboxes();
+  const reconciler = startReconciler(config, store, cluster, { inFlight, live });
+  const runtime = { config, store, cluster, inFlight, live, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const stop = () => {
     reconciler.stop();
     void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));

@@ -22,6 +22,7 @@ export function sandboxServiceDeps(runtime: Runtime): Promise<ActionDeps> {
         sandboxApiVersion: discovery.version,
         defaults: runtime.config.gateway,
         inFlight: runtime.inFlight,
+        live: runtime.live,
       };
     })();
     deps.catch(() => cachedDeps.delete(runtime));

@@ -18,11 +18,11 @@ export const POST = apiRoute(async (request: Request) => {
   return Response.json(record, { status: 201, headers: { Location: `/api/v1/sandboxes/${record.id}` } });
 });
 
-/** Live sandboxes, newest first, a page at a time. */
+/** Live sandboxes, newest first, a page at a time: from memory, or the store while that loads. */
 export const GET = apiRoute(async (request: Request) => {
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const page = pageRequestSchema.safeParse(query);
   if (!page.success) throw new BadRequestError("invalid-query", `limit must be a whole number from 1 to 500, and cursor one this server handed out`);
-  const { store } = await getRuntime();
-  return Response.json(await store.sandboxes.listSandboxes(page.data));
+  const { live, store } = await getRuntime();
+  return Response.json(live.ready ? live.page(page.data) : await store.sandboxes.listSandboxes(page.data));
 });

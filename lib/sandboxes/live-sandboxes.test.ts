@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import { InvalidCursorError } from "../store/cursor.ts";
+import { aStatus } from "../store/test-fixtures.ts";
+import { LiveSandboxes } from "./live-sandboxes.ts";
+
+// The in-memory list GET /api/v1/sandboxes serves: ordered and paged as the store would.
+
+function aRecord(minute: number, overrides: Partial<SandboxRecord> = {}): SandboxRecord {
+  const at = new Date(Date.UTC(2026, 11, 1, 0, minute));
+  return {
+    ...aStatus(),
+    id: randomUUID(),
+    name: `box-${minute}`,
+    namespace: "default",
+    spec: {},
+    workspaceBackend: "pvc",
+    origin: "berth",
+    provisionedAt: at,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+    ...overrides,
+  };
+}
+
+function liveWith(...records: SandboxRecord[]): LiveSandboxes {
+  const live = new LiveSandboxes();
+  for (const record of records) live.put(record);
+  return live;
+}
+
+const names = (page: { items: SandboxRecord[] }) => page.items.map((record) => record.name);
+
+describe("the live sandboxes", () => {
+  it("list newest first", () => {
+    const live = liveWith(aRecord(1), aRecord(3), aRecord(2));
+    expect(names(live.page({ limit: 10 }))).toEqual(["box-3", "box-2", "box-1"]);
+  });
+
+  it("hand out a cursor that continues where the page ended", () => {
+    const live = liveWith(aRecord(1), aRecord(2), aRecord(3));
+    const first = live.page({ limit: 2 });
+    expect(names(live.page({ limit: 2, cursor: first.nextCursor! }))).toEqual(["box-1"]);
+  });
+
+  it("end with no cursor on the last page", () => {
+    const live = liveWith(aRecord(1), aRecord(2));
+    expect(live.page({ limit: 2 }).nextCursor).toBeNull();
+  });
+
+  it("continue past a record that was deleted after its cursor was handed out", () => {
+    const middle = aRecord(2);
+    const live = liveWith(aRecord(1), middle, aRecord(3));
+    const first = live.page({ limit: 2 });
+    live.put({ ...middle, deletedAt: new Date() });
+    expect(names(live.page({ limit: 2, cursor: first.nextCursor! }))).toEqual(["box-1"]);
+  });
+
+  it("drop a record once it is deleted", () => {
+    const record = aRecord(1);
+    const live = liveWith(record);
+    live.put({ ...record, deletedAt: new Date() });
+    expect(live.size).toBe(0);
+  });
+
+  it("show a record's latest status", () => {
+    const record = aRecord(1, { phase: "Provisioning" });
+    const live = liveWith(record);
+    live.put({ ...record, phase: "Ready" });
+    expect(live.page({ limit: 1 }).items[0]?.phase).toBe("Ready");
+  });
+
+  it("filter by namespace", () => {
+    const live = liveWith(aRecord(1), aRecord(2, { namespace: "team-a" }));
+    expect(names(live.page({ limit: 10, namespace: "team-a" }))).toEqual(["box-2"]);
+  });
+
+  it("refuse a cursor they did not hand out", () => {
+    expect(() => liveWith(aRecord(1)).page({ limit: 1, cursor: "bm90LWEtY3Vyc29y" })).toThrow(InvalidCursorError);
+  });
+
+  it("are not ready until loaded from the store", () => {
+    expect(new LiveSandboxes().ready).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
+import { decodeCursor, encodeCursor, InvalidCursorError } from "../store/cursor.ts";
+import type { Store } from "../store/index.ts";
+
+// The live sandboxes, in memory: what GET /api/v1/sandboxes serves, so a list never waits on the
+// database or the cluster. Loaded from the store once, then kept by whoever changes a record —
+// the reconciler after each reconcile, create and delete as they finish — so a client that was
+// just answered 201 finds its sandbox in the next list.
+
+const CURSOR_SHAPE = /^\d{1,15}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Position = Pick<SandboxRecord, "id" | "createdAt">;
+
+/** Newest first; ties broken by id, as the store orders them. */
+function newestFirst(a: Position, b: Position): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+export class LiveSandboxes {
+  private readonly records = new Map<string, SandboxRecord>();
+  private sorted: SandboxRecord[] | null = null;
+  private loaded = false;
+
+  /** False until load() finished: until then, lists go to the store. */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
+  async load(store: Store): Promise<void> {
+    let cursor: string | undefined;
+    do {
+      const page = await store.sandboxes.listSandboxes({ limit: 500, cursor });
+      for (const record of page.items) this.put(record);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    this.loaded = true;
+  }
+
+  /** The record as it now is; a deleted one leaves the live list. */
+  put(record: SandboxRecord): void {
+    if (record.deletedAt) this.records.delete(record.id);
+    else this.records.set(record.id, record);
+    this.sorted = null;
+  }
+
+  remove(id: string): void {
+    if (this.records.delete(id)) this.sorted = null;
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  page(request: { limit: number; cursor?: string; namespace?: string }): Page<SandboxRecord> {
+    this.sorted ??= [...this.records.values()].sort(newestFirst);
+    const all = request.namespace ? this.sorted.filter((record) => record.namespace === request.namespace) : this.sorted;
+    const after = request.cursor ? this.after(request.cursor) : null;
+    const start = after ? all.findIndex((record) => newestFirst(record, after) > 0) : 0;
+    const from = start === -1 ? all.length : start;
+    const items = all.slice(from, from + request.limit);
+    const more = from + request.limit < all.length;
+    const last = items.at(-1);
+    return { items, nextCursor: more && last ? encodeCursor(`${last.createdAt.getTime()}.${last.id}`) : null };
+  }
+
+  /** The position a cursor names: the record it was made from, which may since have gone. */
+  private after(cursor: string): Position {
+    const [time, id] = decodeCursor(cursor, CURSOR_SHAPE).split(".") as [string, string];
+    if (!Number.isSafeInteger(Number(time))) throw new InvalidCursorError();
+    return { id, createdAt: new Date(Number(time)) };
+  }
+}
