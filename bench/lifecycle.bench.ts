@@ -1,8 +1,8 @@
 // The sandbox lifecycle on the embedded cluster: Kubernetes API requests and the console's own
-// time per create (total minus the time spent waiting on the cluster), list latency at 1,000
-// sandboxes — the reconciler's watch cache and the store it keeps (what GET /api/v1/sandboxes
-// reads) against asking the cluster API — the start-up reconciliation of 1,000 Sandboxes Berth
-// has not seen, and the delay from a pod becoming Ready to its event on the bus (what SSE sends).
+// time per create (total minus the time spent waiting on the cluster), the start-up
+// reconciliation of 1,000 Sandboxes Berth has not seen, list latency at 1,000 sandboxes — the
+// in-memory list the reconciler keeps from its watches (what GET /api/v1/sandboxes serves), the
+// store, and asking the cluster API — and the delay from a pod becoming Ready to its event on the bus (what SSE sends).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,8 +11,8 @@ import { gatewayDefaultsSchema } from "../lib/domain/gateway-defaults.ts";
 import { subscribeToTimeline } from "../lib/events/event-bus.ts";
 import { connectToEmbeddedCluster } from "../lib/kube/cluster-connection.ts";
 import { sandboxResources } from "../lib/kube/sandbox-resources.ts";
-import { WatchCache } from "../lib/kube/watch-cache.ts";
 import { createSandbox } from "../lib/sandboxes/create-sandbox.ts";
+import { LiveSandboxes } from "../lib/sandboxes/live-sandboxes.ts";
 import { OperationsInFlight } from "../lib/sandboxes/operations-in-flight.ts";
 import { StatusReconciler } from "../lib/sandboxes/status-reconciler.ts";
 import { refs } from "../lib/sim/k8s-objects.ts";
@@ -31,7 +31,7 @@ export interface LifecycleBenchResult {
   createMs: Measurement;
   /** Median per create of the time not spent waiting on Kubernetes requests. */
   consoleOwnMsPerCreate: number;
-  listFromCache: Measurement;
+  listFromMemory: Measurement;
   listFromStore: Measurement;
   listFromApi: Measurement;
   /** From the reconciler's start to every one of LISTED unseen Sandboxes recorded. */
@@ -80,34 +80,39 @@ export async function benchLifecycle(): Promise<LifecycleBenchResult> {
       perCreate.push(requests - before);
     });
 
-    // Lists of 1,000 Sandboxes: the watch cache Berth keeps against asking the API each time.
+    // 1,000 Sandboxes made outside Berth (suspended), which the reconciler finds at start-up.
     for (let i = 0; i < LISTED; i++) {
       sim.store.create(refs.sandboxes, {
         apiVersion: "agents.x-k8s.io/v1beta1", kind: "Sandbox",
-        metadata: { name: `listed-${i}`, namespace: "default", labels: { "berth.dev/managed-by": "berth", "berth.dev/sandbox-id": `id-${i}` } },
+        metadata: { name: `listed-${i}`, namespace: "default" },
         spec: { operatingMode: "Suspended", podTemplate: { spec: { containers: [{ name: "agent", image: "busybox" }] } } },
       });
     }
-    const cache = new WatchCache(connection, { apiVersion: "agents.x-k8s.io/v1beta1", kind: "Sandbox", path: "/apis/agents.x-k8s.io/v1beta1/sandboxes", labelSelector: "berth.dev/managed-by=berth" });
-    await cache.start();
-    const listFromCache = await measure(`list ${LISTED}+ sandboxes from the watch cache`, 50, () => cache.list().filter((one) => one.metadata?.namespace === "default"));
-    const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
-    const listFromApi = await measure(`list ${LISTED}+ sandboxes from the cluster API`, 20, () =>
-      custom.listNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes", labelSelector: "berth.dev/managed-by=berth" }),
-    );
-    cache.stop();
-
-    // Start-up reconciliation: the 1,000 Sandboxes Berth has no record of are found and recorded.
-    const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight });
+    const live = new LiveSandboxes();
+    const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight, live });
     const reconcilerStarted = performance.now();
     await reconciler.start();
     await reconciler.idle();
     const discoverMs = performance.now() - reconcilerStarted;
-    // What GET /api/v1/sandboxes reads: the store the reconciler keeps, two pages of 500.
-    const listFromStore = await measure(`list ${LISTED}+ sandboxes from the store (2 pages)`, 20, async () => {
-      const first = await store.sandboxes.listSandboxes({ limit: 500 });
-      await store.sandboxes.listSandboxes({ limit: 500, cursor: first.nextCursor ?? undefined });
-    });
+
+    // Lists of 1,000+ sandboxes, two pages of 500: what GET /api/v1/sandboxes serves (memory),
+    // what the store would cost, and asking the cluster API each time instead.
+    type Paged = { nextCursor: string | null };
+    const twoPages = async (list: (cursor?: string) => Promise<Paged> | Paged) => {
+      const first = await list();
+      await list(first.nextCursor ?? undefined);
+    };
+    // Both serialized, as the response body is.
+    const asBody = (page: Paged) => (JSON.stringify(page), page);
+    const listFromMemory = await measure(`list ${LISTED}+ sandboxes as GET /api/v1/sandboxes serves them (memory)`, 50, () => twoPages((cursor) => asBody(live.page({ limit: 500, cursor }))));
+    const listFromStore = await measure(`list ${LISTED}+ sandboxes from the store`, 20, () => twoPages(async (cursor) => asBody(await store.sandboxes.listSandboxes({ limit: 500, cursor }))));
+    const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
+    const listFromApi = await measure(`list ${LISTED}+ Sandboxes from the cluster API`, 20, () =>
+      twoPages(async (cursor) => {
+        const page = (await custom.listNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes", limit: 500, _continue: cursor })) as { metadata?: { _continue?: string } };
+        return { nextCursor: page.metadata?._continue || null };
+      }),
+    );
 
     // Pod Ready in the cluster → Ready on the bus, through watches, derivation, store and bus.
     const podReadyAt = new Map<string, number>();
@@ -136,7 +141,7 @@ export async function benchLifecycle(): Promise<LifecycleBenchResult> {
     await done;
     unwatch();
     reconciler.stop();
-    return { requestsPerCreate: median(perCreate), createMs, consoleOwnMsPerCreate: median(ownMs), listFromCache, listFromStore, listFromApi, discoverMs, readyToEventMs: median(delays) };
+    return { requestsPerCreate: median(perCreate), createMs, consoleOwnMsPerCreate: median(ownMs), listFromMemory, listFromStore, listFromApi, discoverMs, readyToEventMs: median(delays) };
   } finally {
     await store.close();
     await sim.stop();
