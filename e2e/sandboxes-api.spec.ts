@@ -130,3 +130,29 @@ test("GET /api/v1/openapi.json documents the API as OpenAPI 3.1", async ({ reque
   const document = (await (await request.get("/api/v1/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown> };
   expect([document.openapi, "/api/v1/sandboxes" in document.paths]).toEqual(["3.1.0", true]);
 });
+
+type VolumePage = { items: { name: string; sandbox: { id: string } | null; ownership: string; usage: string }[]; nextCursor: string | null };
+
+/** Every volume, following the cursor. */
+async function allVolumes(request: import("@playwright/test").APIRequestContext) {
+  const volumes: VolumePage["items"] = [];
+  let cursor: string | null = null;
+  do {
+    const page = (await (await request.get(`/api/v1/volumes?limit=500${cursor ? `&cursor=${cursor}` : ""}`)).json()) as VolumePage;
+    volumes.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return volumes;
+}
+
+test("GET /api/v1/volumes lists a pvc sandbox's workspace claim", async ({ request }) => {
+  const name = uniqueName();
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name } })).json()) as { id: string };
+  await expect.poll(async () => (await allVolumes(request)).find((volume) => volume.sandbox?.id === id)?.name, { timeout: 20_000 }).toBe(`workspace-${name}`);
+});
+
+test("GET /api/v1/volumes shows no claim for an ephemeral sandbox", async ({ request }) => {
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), workspace: { backend: "ephemeral" } } })).json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 20_000 }).toBe("Ready");
+  expect((await allVolumes(request)).filter((volume) => volume.sandbox?.id === id)).toEqual([]);
+});

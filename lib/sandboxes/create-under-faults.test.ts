@@ -8,6 +8,7 @@ import { eventually } from "../sim/testing/eventually.ts";
 import type { Store } from "../store/index.ts";
 import { openTestStore } from "../store/test-databases.ts";
 import { createSandbox, type CreateSandboxDeps } from "./create-sandbox.ts";
+import { LiveSandboxes } from "./live-sandboxes.ts";
 import { OperationsInFlight } from "./operations-in-flight.ts";
 import { StatusReconciler } from "./status-reconciler.ts";
 
@@ -26,9 +27,10 @@ beforeAll(async () => {
   const connection = connectToEmbeddedCluster(sim.serverUrl);
   ({ store, cleanup: cleanupStore } = await openTestStore());
   const inFlight = new OperationsInFlight();
-  deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults: gatewayDefaultsSchema.parse({}), inFlight };
+  const live = new LiveSandboxes();
+  deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults: gatewayDefaultsSchema.parse({}), inFlight, live };
   // A short resync, as a dropped watch may hide a change until the next one.
-  reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight, resyncMs: 2_000, onError: () => {} });
+  reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight, live, resyncMs: 2_000, onError: () => {} });
   await reconciler.start();
 });
 afterEach(() => sim.faults.clearApiFaults());

@@ -47,6 +47,10 @@ export class LiveSandboxes {
     if (this.records.delete(id)) this.sorted = null;
   }
 
+  all(): SandboxRecord[] {
+    return [...this.records.values()];
+  }
+
   get size(): number {
     return this.records.size;
   }

@@ -10,6 +10,7 @@ import { sandboxResources, type SandboxResources } from "../kube/sandbox-resourc
 import { startSimulatedCluster, type ApiFault, type SimCluster } from "../sim/index.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { openStore, type Store } from "../store/index.ts";
+import { LiveSandboxes } from "./live-sandboxes.ts";
 import { OperationsInFlight } from "./operations-in-flight.ts";
 import { StatusReconciler } from "./status-reconciler.ts";
 
@@ -56,7 +57,7 @@ async function killMidCreateAndRestart(fault: ApiFault, reached: (resources: San
   const killedAt = Date.now();
 
   const store = await openStore({ kind: "pglite", dataDir });
-  const reconciler = new StatusReconciler({ connection: connectToEmbeddedCluster(sim.serverUrl), store, sandboxApiVersion: "v1beta1", labelPrefix: gatewayDefaultsSchema.parse({}).labelPrefix, inFlight: new OperationsInFlight(), interruptedAfterMs: 0 });
+  const reconciler = new StatusReconciler({ connection: connectToEmbeddedCluster(sim.serverUrl), store, sandboxApiVersion: "v1beta1", labelPrefix: gatewayDefaultsSchema.parse({}).labelPrefix, inFlight: new OperationsInFlight(), live: new LiveSandboxes(), interruptedAfterMs: 0 });
   await reconciler.start();
   const record = await eventually(async () => {
     const [found] = (await store.sandboxes.listSandboxes({ limit: 1, includeDeleted: true })).items;

@@ -29,8 +29,9 @@ async function startWorld(options: SimulatedClusterOptions = {}, reconcilerOptio
   const connection = connectToEmbeddedCluster(sim.serverUrl);
   const { store, cleanup } = await openTestStore();
   const inFlight = reconcilerOptions.inFlight ?? new OperationsInFlight();
-  const deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}), inFlight, live: reconcilerOptions.live };
-  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", ...reconcilerOptions, inFlight });
+  const live = reconcilerOptions.live ?? new LiveSandboxes();
+  const deps = { store, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}), inFlight, live };
+  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", ...reconcilerOptions, inFlight, live });
   await reconciler.start();
   return {
     sim, store, deps, reconciler,

@@ -1,4 +1,4 @@
-import type { CoreV1Event, KubernetesObject, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import type { CoreV1Event, KubernetesObject, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
 import { berthLabelKeys } from "../domain/labels.ts";
@@ -9,7 +9,9 @@ import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
 import { WatchCache, type WatchCacheStats } from "../kube/watch-cache.ts";
 import type { Store } from "../store/index.ts";
+import type { Volume } from "../domain/volume.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
+import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
 
@@ -35,7 +37,7 @@ export interface StatusReconcilerOptions {
    */
   inFlight: OperationsInFlight;
   /** The in-memory list of live sandboxes the API serves; loaded at start and kept current here. */
-  live?: LiveSandboxes;
+  live: LiveSandboxes;
   /**
    * How old an unfinished record outside this process's creates must be before its create counts
    * as interrupted: another replica's create may still be running below that age.
@@ -56,6 +58,7 @@ export class StatusReconciler {
   private readonly claims: WatchCache<V1PersistentVolumeClaim>;
   private readonly podEvents: WatchCache<CoreV1Event>;
   private readonly claimEvents: WatchCache<CoreV1Event>;
+  private readonly persistentVolumes: WatchCache<V1PersistentVolume>;
   private readonly resources: SandboxResources;
   private readonly queue = new Set<string>();
   private draining = false;
@@ -76,11 +79,16 @@ export class StatusReconciler {
     const events = (kind: string) => new WatchCache<CoreV1Event>(connection, { apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
     this.podEvents = events("Pod");
     this.claimEvents = events("PersistentVolumeClaim");
+    // For the volumes view: which node a node-local volume pins its claim to.
+    this.persistentVolumes = new WatchCache(connection, { apiVersion: "v1", kind: "PersistentVolume", path: "/api/v1/persistentvolumes", onError });
   }
 
   private get caches() {
-    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents];
+    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents, this.persistentVolumes];
   }
+
+  /** True once the watches have synced and the first resync ran. */
+  started = false;
 
   async start(): Promise<void> {
     await Promise.all(this.caches.map((cache) => cache.start()));
@@ -96,10 +104,11 @@ export class StatusReconciler {
     this.podEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, object.involvedObject?.name));
     this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
     this.stopCreations = this.options.inFlight.onSettled((id) => this.enqueue(id));
-    await this.options.live?.load(this.options.store);
+    await this.options.live.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
     this.resync.unref?.();
+    this.started = true;
   }
 
   stop(): void {
@@ -117,6 +126,27 @@ export class StatusReconciler {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
+  }
+
+  /** Every claim Berth knows, from the watches, with the sandbox each belongs to. */
+  async volumes(): Promise<Volume[]> {
+    const claims = this.claims.list();
+    const byId = new Map<string, SandboxRef | null>();
+    for (const id of new Set(claims.flatMap((claim) => claim.metadata?.labels?.[this.keys.sandboxId] ?? []))) {
+      const record = await this.options.store.sandboxes.getSandbox(id);
+      byId.set(id, record ? { id: record.id, name: record.name, deleted: record.deletedAt !== null } : null);
+    }
+    const byName = new Map<string, SandboxRef>();
+    for (const record of this.options.live.all()) byName.set(`${record.namespace}/${record.name}`, { id: record.id, name: record.name, deleted: false });
+    return describeVolumes({
+      claims,
+      pods: this.pods.list(),
+      persistentVolumes: this.persistentVolumes.list(),
+      claimEvents: this.claimEvents.list(),
+      labelPrefix: this.options.labelPrefix,
+      sandboxById: (id) => byId.get(id) ?? null,
+      liveSandboxByName: (namespace, name) => byName.get(`${namespace}/${name}`) ?? null,
+    });
   }
 
   /** What each watch went through: lists, watches, re-lists after 410 Gone, failures. */
@@ -174,8 +204,8 @@ export class StatusReconciler {
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<void> {
     const record = await this.options.store.sandboxes.getSandbox(id);
-    if (record) this.options.live?.put(record);
-    else this.options.live?.remove(id);
+    if (record) this.options.live.put(record);
+    else this.options.live.remove(id);
     if (!record || this.options.inFlight.has(id)) return;
     if (record.deletedAt) {
       await this.removeLateSandbox(record);
@@ -195,7 +225,7 @@ export class StatusReconciler {
     const next = deriveStatus(observed, record, this.now());
     if (!changed(record, next)) return;
     const saved = await this.options.store.sandboxes.saveStatus(id, next);
-    this.options.live?.put(saved);
+    this.options.live.put(saved);
     await recordTimelineEvent(this.options.store.timeline, {
       sandboxId: id,
       type: "Lifecycle",
@@ -248,7 +278,7 @@ export class StatusReconciler {
 
   private async close(record: SandboxRecord, reason: string, message: string, data: Record<string, unknown>): Promise<void> {
     const closed = await this.options.store.sandboxes.markDeleted(record.id, this.now(), { reason, message });
-    this.options.live?.put(closed);
+    this.options.live.put(closed);
     await recordTimelineEvent(this.options.store.timeline, { sandboxId: record.id, type: "Lifecycle", reason, message, occurredAt: this.now(), data });
   }
 
@@ -275,7 +305,7 @@ export class StatusReconciler {
         throw error;
       });
     if (!record) return;
-    this.options.live?.put(record);
+    this.options.live.put(record);
     await recordTimelineEvent(this.options.store.timeline, {
       sandboxId: record.id,
       type: "Lifecycle",

@@ -5,6 +5,7 @@ import { healthSchema } from "../domain/health.ts";
 import { sandboxRecordSchema } from "../domain/sandbox-record.ts";
 import { sandboxSpecSchema } from "../domain/sandbox-spec.ts";
 import { timelineEventSchema } from "../domain/timeline.ts";
+import { volumeSchema } from "../domain/volume.ts";
 import { problemDetailsSchema } from "./problem-details.ts";
 
 // GET /api/v1/openapi.json, generated from the very zod schemas the API validates with, so the
@@ -84,6 +85,17 @@ export function openApiDocument(version: string) {
         parameters: [idParameter, { name: "after", in: "query", schema: { type: "string" } }],
         get: { summary: "The stored timeline, oldest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("TimelineEvent") } } }), 404: problems } },
       },
+      "/api/v1/volumes": {
+        get: {
+          summary: "Every claim Berth knows (workspaces and extra volumes): owner, ownership, binding, node pinning, attachment",
+          parameters: [
+            { name: "namespace", in: "query", schema: { type: "string" } },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+            { name: "cursor", in: "query", schema: { type: "string" } },
+          ],
+          responses: { 200: { description: "A page", ...json(page("Volume")) }, 400: problems, 503: problems },
+        },
+      },
       "/api/v1/events": {
         get: {
           summary: "Server-Sent Events of every timeline event; Last-Event-ID resumes without loss",
@@ -98,6 +110,7 @@ export function openApiDocument(version: string) {
         Sandbox: jsonSchema(sandboxRecordSchema, "output"),
         ExecRequest: jsonSchema(execRequestSchema, "input"),
         TimelineEvent: jsonSchema(timelineEventSchema, "output"),
+        Volume: jsonSchema(volumeSchema, "output"),
         AuditEntry: jsonSchema(auditEntrySchema, "output"),
         Health: jsonSchema(healthSchema, "output"),
         Problem: jsonSchema(problemDetailsSchema, "output"),

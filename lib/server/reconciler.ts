@@ -12,7 +12,13 @@ import type { RuntimeCluster } from "./cluster.ts";
 
 const RETRY_MS = 30_000;
 
-export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes }): { stop(): void } {
+export interface RunningReconciler {
+  /** The reconciler once its watches have synced; null before (or with no cluster to watch). */
+  current(): StatusReconciler | null;
+  stop(): void;
+}
+
+export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes }): RunningReconciler {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -36,6 +42,7 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
   };
   void attempt().catch((error: unknown) => console.error("berth: the status reconciler could not start", error));
   return {
+    current: () => (reconciler?.started ? reconciler : null),
     stop() {
       stopped = true;
       clearTimeout(retry);

@@ -7,7 +7,7 @@ import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
 import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
-import { startReconciler } from "./reconciler.ts";
+import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 
 export interface Runtime {
   config: ServerConfig;
@@ -17,6 +17,7 @@ export interface Runtime {
   inFlight: OperationsInFlight;
   /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
   live: LiveSandboxes;
+  reconciler: RunningReconciler;
   startedAt: Date;
   /** How long configuration and store took to become ready at start. */
   startupMs: number;
@@ -47,7 +48,7 @@ async function start(): Promise<Runtime> {
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
   const reconciler = startReconciler(config, store, cluster, { inFlight, live });
-  const runtime = { config, store, cluster, inFlight, live, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const runtime = { config, store, cluster, inFlight, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const stop = () => {
     reconciler.stop();
     void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));

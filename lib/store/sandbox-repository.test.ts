@@ -70,6 +70,28 @@ describe(`sandbox records (${testStoreKind})`, () => {
     await expect(store.sandboxes.saveStatus("00000000-0000-4000-8000-000000000000", aStatus())).rejects.toThrow(SandboxNotFoundError);
   });
 
+  it("start unprovisioned, made by Berth, until the create marks them provisioned", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    expect([created.origin, created.provisionedAt]).toEqual(["berth", null]);
+  });
+
+  it("remember when the create finished", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    const at = new Date("2026-12-01T10:00:00Z");
+    expect((await store.sandboxes.markProvisioned(created.id, at)).provisionedAt).toEqual(at);
+  });
+
+  it("record a sandbox found in the cluster as such", async () => {
+    const found = await store.sandboxes.recordSandbox(aNewSandbox({ origin: "cluster", provisionedAt: new Date("2026-11-30T08:00:00Z") }));
+    expect(found.origin).toBe("cluster");
+  });
+
+  it("keep why a sandbox was closed when Berth did not delete it", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    const closed = await store.sandboxes.markDeleted(created.id, new Date(), { reason: "DeletedOutsideBerth", message: "deleted with kubectl" });
+    expect([closed.phase, closed.reason, closed.message]).toEqual(["Deleted", "DeletedOutsideBerth", "deleted with kubectl"]);
+  });
+
   it("discard a record whose creation was undone, with nothing left behind", async () => {
     const created = await store.sandboxes.recordSandbox(aNewSandbox());
     await store.sandboxes.discardUncreated(created.id);
