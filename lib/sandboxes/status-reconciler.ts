@@ -63,7 +63,7 @@ export class StatusReconciler {
   private readonly queue = new Set<string>();
   private draining = false;
   private resync: NodeJS.Timeout | undefined;
-  private stopCreations: (() => void) | undefined;
+  private stopHearingSettled: (() => void) | undefined;
   private readonly keys: ReturnType<typeof berthLabelKeys>;
 
   constructor(private readonly options: StatusReconcilerOptions) {
@@ -103,7 +103,7 @@ export class StatusReconciler {
     });
     this.podEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, object.involvedObject?.name));
     this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
-    this.stopCreations = this.options.inFlight.onSettled((id) => this.enqueue(id));
+    this.stopHearingSettled = this.options.inFlight.onSettled((id) => this.enqueue(id));
     await this.options.live.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
@@ -113,7 +113,7 @@ export class StatusReconciler {
 
   stop(): void {
     clearInterval(this.resync);
-    this.stopCreations?.();
+    this.stopHearingSettled?.();
     for (const cache of this.caches) cache.stop();
   }
 
@@ -150,8 +150,8 @@ export class StatusReconciler {
   }
 
   /** What each watch went through: lists, watches, re-lists after 410 Gone, failures. */
-  watchStats(): Record<"sandboxes" | "pods" | "claims" | "podEvents" | "claimEvents", WatchCacheStats> {
-    return { sandboxes: this.sandboxes.stats, pods: this.pods.stats, claims: this.claims.stats, podEvents: this.podEvents.stats, claimEvents: this.claimEvents.stats };
+  watchStats(): Record<"sandboxes" | "pods" | "claims" | "podEvents" | "claimEvents" | "persistentVolumes", WatchCacheStats> {
+    return { sandboxes: this.sandboxes.stats, pods: this.pods.stats, claims: this.claims.stats, podEvents: this.podEvents.stats, claimEvents: this.claimEvents.stats, persistentVolumes: this.persistentVolumes.stats };
   }
 
   /** Resolves once nothing is queued (tests and benchmarks wait on it). */
