@@ -1,151 +1,207 @@
-import type { Condition, SandboxPhase, SandboxStatus } from "../domain/sandbox-status.ts";
+import type { Condition, SandboxStatus } from "../domain/sandbox-status.ts";
+import { classifyDisruption, type DisruptionFinding } from "./disruption-classification.ts";
+import { isOpen, readDisruptionDetails, writeDisruptionDetails, type DisruptionDetails, type DisruptionRecord } from "./disruption-details.ts";
+import { isPodReady, nodeNamed, type Observed, type ObservedPod } from "./observed.ts";
+import { recoveryOfReplacement, recoveryWhileGoing, WAITING_FOR_REPLACEMENT, type RecoveryStep } from "./recovery-classification.ts";
+import { failedPodVerdict, startingReason, type Verdict } from "./starting-reason.ts";
+
+export type { Observed, ObservedClaim, ObservedEvent, ObservedNode, ObservedPod, ObservedSandbox } from "./observed.ts";
 
 // A sandbox's status, derived afresh from what the cluster shows — never from the status it had
-// before (level-triggered): the Sandbox resource, its pod, its claims and recent events. Pure,
-// so every case is a table row.
+// before (level-triggered): the Sandbox resource, its pod and the pod's node, its claims and
+// recent events. Two things cannot be seen afresh and come from `previous`: which pod and node
+// came before (identity), and the last disruption (a pod that is gone no longer says why it
+// went), carried in `details` until the next disruption replaces it. Pure, so every case is a
+// table row.
 
-interface Meta {
-  name?: string;
-  uid?: string;
-  deletionTimestamp?: Date | string;
-  annotations?: Record<string, string>;
+const NO_CHECKPOINT = "Unplanned: no checkpoint was taken.";
+
+/** What the sandbox looks like now, and the disruption history to carry into the next derivation. */
+interface Outcome {
+  verdict: Verdict;
+  history: DisruptionDetails;
 }
 
-interface PodCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
+type Identity = Pick<SandboxStatus, "nodeName" | "podName" | "podUid" | "previousNodeName" | "previousPodUid">;
 
-export interface ObservedPod {
-  metadata?: Meta;
-  spec?: { nodeName?: string };
-  status?: {
-    phase?: string;
-    reason?: string;
-    message?: string;
-    conditions?: PodCondition[];
-    initContainerStatuses?: ContainerStatus[];
-    containerStatuses?: ContainerStatus[];
-  };
-}
+const READY: Verdict = { phase: "Ready", reason: null, message: null };
 
-interface ContainerStatus {
-  name: string;
-  restartCount?: number;
-  state?: { waiting?: { reason?: string; message?: string }; running?: object; terminated?: { exitCode?: number; reason?: string } };
-}
-
-export interface ObservedClaim {
-  metadata?: Meta;
-  status?: { phase?: string };
-}
-
-export interface ObservedEvent {
-  reason?: string;
-  message?: string;
-  involvedObject?: { kind?: string; name?: string; uid?: string };
-}
-
-export interface ObservedSandbox {
-  metadata?: Meta;
-  /** v1beta1 operatingMode, or v1alpha1 replicas converted to it. */
-  running: boolean;
-}
-
-export interface Observed {
-  sandbox: ObservedSandbox | null;
-  pod: ObservedPod | null;
-  claims: ObservedClaim[];
-  /** Recent events about the pod and the claims, oldest first. */
-  events: ObservedEvent[];
-  /** The record says Berth deleted it. */
-  deleted: boolean;
-}
-
-interface Verdict {
-  phase: SandboxPhase;
-  reason: string | null;
-  message: string | null;
-}
-
-const condition = (pod: ObservedPod | null, type: string) => pod?.status?.conditions?.find((one) => one.type === type);
-
-function lastEvent(observed: Observed, kind: string, name: string | undefined, reasons: string[]): ObservedEvent | undefined {
-  return observed.events.filter((event) => event.involvedObject?.kind === kind && event.involvedObject.name === name && reasons.includes(event.reason ?? "")).at(-1);
-}
-
-/** Why a pod that exists is not Ready yet, in the order a person would want to know it. */
-function startingReason(observed: Observed, pod: ObservedPod): Verdict {
-  const pendingClaim = observed.claims.find((claim) => claim.status?.phase !== "Bound");
-  if (pendingClaim) {
-    const why = lastEvent(observed, "PersistentVolumeClaim", pendingClaim.metadata?.name, ["FailedBinding", "ProvisioningFailed", "WaitForFirstConsumer", "ExternalProvisioning", "Provisioning"]);
-    return { phase: "Provisioning", reason: "ClaimPending", message: `Claim ${pendingClaim.metadata?.name} is Pending${why?.message ? `: ${why.message}` : ""}` };
-  }
-  const scheduled = condition(pod, "PodScheduled");
-  if (!pod.spec?.nodeName) {
-    if (scheduled?.status === "False") return { phase: "Provisioning", reason: scheduled.reason ?? "Unschedulable", message: scheduled.message ?? "The pod cannot be scheduled" };
-    return { phase: "Provisioning", reason: "WaitingForScheduling", message: "Waiting for the scheduler to place the pod" };
-  }
-  for (const init of pod.status?.initContainerStatuses ?? []) {
-    if (init.state?.running) return { phase: "Provisioning", reason: "InitContainerRunning", message: `Init container ${init.name} is running (seeding the workspace)` };
-    if (init.state?.waiting?.reason === "CrashLoopBackOff" || (init.state?.terminated && init.state.terminated.exitCode !== 0)) {
-      return { phase: "Error", reason: "InitContainerFailed", message: `Init container ${init.name} failed${init.state.waiting?.message ? `: ${init.state.waiting.message}` : ""}` };
-    }
-  }
-  const agent = pod.status?.containerStatuses?.[0];
-  const waiting = agent?.state?.waiting?.reason;
-  if (waiting === "CrashLoopBackOff") return { phase: "Error", reason: "ContainerCrashed", message: `Container ${agent!.name} keeps crashing (restarted ${agent!.restartCount ?? 0} times)` };
-  if (waiting === "ErrImagePull" || waiting === "ImagePullBackOff") return { phase: "Error", reason: "ImagePullFailed", message: agent?.state?.waiting?.message ?? `The image of ${agent!.name} cannot be pulled` };
-  const pulling = lastEvent(observed, "Pod", pod.metadata?.name, ["Pulling", "Pulled", "Started"]);
-  if (pulling?.reason === "Pulling") return { phase: "Provisioning", reason: "PullingImage", message: pulling.message ?? "Pulling the image" };
-  return { phase: "Provisioning", reason: "ContainersStarting", message: "Waiting for the containers to become Ready" };
-}
-
-function verdict(observed: Observed): Verdict {
+function derive(observed: Observed, previous: Identity, past: DisruptionDetails, now: Date): Outcome {
   const { sandbox, pod } = observed;
-  if (observed.deleted) return { phase: "Deleted", reason: null, message: null };
-  if (!sandbox) return { phase: "Error", reason: "SandboxMissing", message: "The Sandbox resource no longer exists in the cluster; it was deleted outside Berth" };
-  if (sandbox.metadata?.deletionTimestamp) return { phase: "Deleting", reason: "Deleting", message: "The Sandbox is being deleted" };
+  if (observed.deleted) return { verdict: { phase: "Deleted", reason: null, message: null }, history: past };
+  if (!sandbox) return { verdict: { phase: "Error", reason: "SandboxMissing", message: "The Sandbox resource no longer exists in the cluster; it was deleted outside Berth" }, history: past };
+  if (sandbox.metadata?.deletionTimestamp) return { verdict: { phase: "Deleting", reason: "Deleting", message: "The Sandbox is being deleted" }, history: past };
   if (!sandbox.running) {
-    return pod ? { phase: "Stopping", reason: "PodTerminating", message: "Stopping: the pod is terminating; the workspace claims are kept" } : { phase: "Stopped", reason: "Suspended", message: null };
+    const verdict: Verdict = pod ? { phase: "Stopping", reason: "PodTerminating", message: "Stopping: the pod is terminating; the workspace claims are kept" } : { phase: "Stopped", reason: "Suspended", message: null };
+    return { verdict, history: stopped(past) };
   }
+  const node = nodeNamed(observed, pod?.spec?.nodeName);
+  const finding = pod ? classifyDisruption(pod, node) : null;
+  const open = isOpen(past) ? past.disruption : null;
+  const replacement = open && pod && pod.metadata?.uid !== open.podUid ? pod : null;
+  if (pod && finding && !replacement) return disrupted(recordOf(finding, pod, open, now), recoveryWhileGoing(pod, node, finding), null);
+  // A replacement that never served is part of the same recovery, measured from the first
+  // disruption: one taken away too sends the sandbox back to waiting for the next; one whose
+  // node is down (not yet deleted) is a replacement waiting for its node, below.
+  if (open && replacement && finding && isGoing(replacement)) return disrupted(open, goingToo(finding, recoveryWhileGoing(replacement, node, finding)), replacement);
+  const current = open ?? vanished(previous, pod, now);
+  if (!current) return { verdict: undisrupted(observed, pod), history: past };
+  if (!pod) return disrupted(current, WAITING_FOR_REPLACEMENT, null);
+  // A replacement still marked Ready on a node that is down is not serving: it is not recovered.
+  if (isPodReady(pod) && !finding) return recovered(current, pod, now);
+  const { step, verdict } = recoveryOfReplacement(observed, pod, current);
+  return { verdict, history: { disruption: current, recovery: underWay(current, step, pod) } };
+}
+
+/** A sandbox never disrupted, or recovered since: the first start's reasons, as before. */
+function undisrupted(observed: Observed, pod: ObservedPod | null): Verdict {
   if (!pod) return { phase: "Starting", reason: "WaitingForPod", message: "Waiting for the controller to create the pod" };
-  if (pod.metadata?.deletionTimestamp) return { phase: "Starting", reason: "PodTerminating", message: "The previous pod is terminating; a new one follows" };
-  if (pod.status?.phase === "Failed") return { phase: "Error", reason: pod.status.reason ?? "PodFailed", message: pod.status.message ?? "The pod failed and is not replaced: recover the sandbox" };
-  if (condition(pod, "Ready")?.status === "True") return { phase: "Ready", reason: null, message: null };
+  if (pod.status?.phase === "Failed") return failedPodVerdict(pod);
+  if (isPodReady(pod)) return READY;
   return startingReason(observed, pod);
 }
 
-/** Where the sandbox runs; previous node and pod move along when the pod is replaced. */
-function identity(previous: Pick<SandboxStatus, "nodeName" | "podName" | "podUid" | "previousNodeName" | "previousPodUid">, pod: ObservedPod | null) {
-  const podUid = pod?.metadata?.uid ?? null;
-  const nodeName = pod?.spec?.nodeName ?? null;
-  const replaced = podUid !== null && previous.podUid !== null && podUid !== previous.podUid;
+/**
+ * The disruption of the pod in view. While the same pod is still going, its first-seen time is
+ * kept (later signals, such as the taint manager's deletion after a node loss, refine the reason
+ * but the sandbox stopped serving at the first).
+ */
+function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: DisruptionRecord | null, now: Date): DisruptionRecord {
+  const podUid = pod.metadata?.uid ?? null;
+  const same = open?.podUid === podUid ? open : null;
   return {
-    podName: pod?.metadata?.name ?? null,
+    reason: finding.reason,
+    message: `${finding.what}. ${NO_CHECKPOINT}`,
+    at: same?.at ?? finding.at ?? now.toISOString(),
     podUid,
-    nodeName,
-    previousPodUid: replaced ? previous.podUid : previous.previousPodUid,
-    previousNodeName: replaced ? previous.nodeName : previous.previousNodeName,
+    nodeName: pod.spec?.nodeName ?? null,
+    checkpointTaken: false,
   };
 }
 
 /**
- * The derived status. `previous` is used only for identity history (which pod and node came
- * before), never for the phase.
+ * The pod last seen is gone — or already replaced by one that is not Ready — while the sandbox
+ * should run, and nothing was seen saying why (it went between two looks). A replacement that is
+ * already Ready is left alone: there is no recovery left to follow, and its length is unknown.
+ */
+function vanished(previous: Identity, pod: ObservedPod | null, now: Date): DisruptionRecord | null {
+  if (!previous.podUid || pod?.metadata?.uid === previous.podUid || (pod && isPodReady(pod))) return null;
+  return {
+    reason: "PodDeleted",
+    message: `Pod ${previous.podUid} is gone while the sandbox should run; nothing was seen saying why. ${NO_CHECKPOINT}`,
+    at: now.toISOString(),
+    podUid: previous.podUid,
+    nodeName: previous.nodeName,
+    checkpointTaken: false,
+  };
+}
+
+function disrupted(disruption: DisruptionRecord, step: RecoveryStep, replacement: ObservedPod | null): Outcome {
+  return {
+    verdict: { phase: "Disrupted", reason: disruption.reason, message: `${disruption.message} ${step.message}` },
+    history: { disruption, recovery: underWay(disruption, step, replacement) },
+  };
+}
+
+/** On its way out: being deleted, or ended Failed (which the controller will not restart). */
+const isGoing = (pod: ObservedPod) => Boolean(pod.metadata?.deletionTimestamp) || pod.status?.phase === "Failed";
+
+/** The replacement went the way of the pod it replaced: say so, then what recovery waits for now. */
+function goingToo(finding: DisruptionFinding, step: RecoveryStep): RecoveryStep {
+  return { reason: step.reason, message: `The replacement pod is going too (${finding.reason}: ${finding.what}). ${step.message}` };
+}
+
+/** Recovery is measured from the disruption: that is when the sandbox stopped serving. */
+function underWay(disruption: DisruptionRecord, step: RecoveryStep, replacement: ObservedPod | null): DisruptionDetails["recovery"] {
+  return {
+    reason: step.reason,
+    message: step.message,
+    startedAt: disruption.at,
+    recoveredAt: null,
+    durationMs: null,
+    replacementPodUid: replacement?.metadata?.uid ?? null,
+    replacementNodeName: replacement?.spec?.nodeName ?? null,
+  };
+}
+
+/** Ready again: written once, then carried unchanged (a closed recovery is never recomputed). */
+function recovered(disruption: DisruptionRecord, pod: ObservedPod, now: Date): Outcome {
+  const durationMs = Math.max(0, now.getTime() - Date.parse(disruption.at));
+  const where = pod.spec?.nodeName ? ` on node ${pod.spec.nodeName}` : "";
+  return {
+    verdict: READY,
+    history: {
+      disruption,
+      recovery: {
+        reason: "Recovered",
+        message: `Pod ${pod.metadata?.uid ?? "(unknown)"} is Ready${where}, ${Math.round(durationMs / 1000)} s after the disruption.`,
+        startedAt: disruption.at,
+        recoveredAt: now.toISOString(),
+        durationMs,
+        replacementPodUid: pod.metadata?.uid ?? null,
+        replacementNodeName: pod.spec?.nodeName ?? null,
+      },
+    },
+  };
+}
+
+/** Stopped before it recovered: the next start is a fresh start, not the end of that recovery. */
+function stopped(past: DisruptionDetails): DisruptionDetails {
+  if (!isOpen(past)) return past;
+  return { disruption: past.disruption, recovery: underWay(past.disruption, { reason: "Stopped", message: "The sandbox was stopped before it recovered." }, null) };
+}
+
+/** Disrupted and Recovering, True while a disruption is open; False says how the last one ended. */
+function disruptionConditions(history: DisruptionDetails): Pick<Condition, "type" | "status" | "reason" | "message">[] {
+  if (!isOpen(history)) {
+    const reason = history.recovery?.reason ?? "NoDisruption";
+    return [
+      { type: "Disrupted", status: "False", reason },
+      { type: "Recovering", status: "False", reason },
+    ];
+  }
+  const { disruption, recovery } = history;
+  // A Failed pod nobody replaces yet: disrupted, but no recovery is under way.
+  const recovering = recovery !== null && recovery.reason !== "NotReplaced";
+  return [
+    { type: "Disrupted", status: "True", reason: disruption.reason, message: disruption.message },
+    { type: "Recovering", status: recovering ? "True" : "False", reason: recovery?.reason ?? "NotReplaced", ...(recovery ? { message: recovery.message } : {}) },
+  ];
+}
+
+/** A condition keeps its lastTransitionTime while its status and reason stay the same. */
+function settle(fresh: Pick<Condition, "type" | "status" | "reason" | "message">, before: Condition[], now: Date): Condition {
+  const kept = before.find((one) => one.type === fresh.type);
+  const same = kept !== undefined && kept.status === fresh.status && kept.reason === fresh.reason;
+  return { ...fresh, lastTransitionTime: same ? kept.lastTransitionTime : now.toISOString() };
+}
+
+/**
+ * Where the sandbox runs; previous node and pod move along when the pod is replaced. Once the
+ * pod is gone the status no longer names it, but the open disruption does.
+ */
+function identity(previous: Identity, pod: ObservedPod | null, past: DisruptionDetails) {
+  const before = previous.podUid === null && isOpen(past) ? { podUid: past.disruption.podUid, nodeName: past.disruption.nodeName } : previous;
+  const podUid = pod?.metadata?.uid ?? null;
+  const replaced = podUid !== null && before.podUid !== null && podUid !== before.podUid;
+  return {
+    podName: pod?.metadata?.name ?? null,
+    podUid,
+    nodeName: pod?.spec?.nodeName ?? null,
+    previousPodUid: replaced ? before.podUid : previous.previousPodUid,
+    previousNodeName: replaced ? before.nodeName : previous.previousNodeName,
+  };
+}
+
+/**
+ * The derived status. `previous` gives identity history (which pod and node came before) and
+ * the last disruption, never the phase.
  */
 export function deriveStatus(observed: Observed, previous: SandboxStatus, now: Date): SandboxStatus {
-  const { phase, reason, message } = verdict(observed);
-  const ready: Condition = {
-    type: "Ready",
-    status: phase === "Ready" ? "True" : "False",
-    ...(reason ? { reason } : {}),
-    ...(message ? { message } : {}),
-    lastTransitionTime: now.toISOString(),
-  };
-  const kept = previous.conditions.find((one) => one.type === "Ready");
-  const conditions = [kept && kept.status === ready.status && kept.reason === ready.reason ? { ...ready, lastTransitionTime: kept.lastTransitionTime } : ready];
-  return { phase, reason, message, conditions, ...identity(previous, observed.pod), details: previous.details };
+  const past = readDisruptionDetails(previous.details);
+  const { verdict, history } = derive(observed, previous, past, now);
+  const { phase, reason, message } = verdict;
+  const ready = { type: "Ready", status: phase === "Ready" ? ("True" as const) : ("False" as const), ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+  const conditions = [ready, ...disruptionConditions(history)].map((fresh) => settle(fresh, previous.conditions, now));
+  return { phase, reason, message, conditions, ...identity(previous, observed.pod, past), details: writeDisruptionDetails(previous.details, history) };
 }
