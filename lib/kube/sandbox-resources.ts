@@ -62,8 +62,16 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
       }
     },
 
-    deletePod: (namespace: string, name: string, gracePeriodSeconds?: number) =>
-      ignoreNotFound(() => core.deleteNamespacedPod({ namespace, name, ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }) })),
+    /** With `uid`, only that pod: a replacement that took its name since is left alone (409 otherwise). */
+    deletePod: (namespace: string, name: string, gracePeriodSeconds?: number, uid?: string) =>
+      ignoreNotFound(() =>
+        core.deleteNamespacedPod({
+          namespace,
+          name,
+          ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+          ...(uid ? { body: { preconditions: { uid } } } : {}),
+        }),
+      ),
 
     async readClaim(namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> {
       try {

@@ -1,4 +1,4 @@
-import type { CoreV1Event, KubernetesObject, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import type { CoreV1Event, KubernetesObject, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
 import { berthLabelKeys } from "../domain/labels.ts";
@@ -12,6 +12,10 @@ import type { Store } from "../store/index.ts";
 import type { Volume } from "../domain/volume.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
+import { recoverFailedPod } from "./auto-recovery.ts";
+import { StateVerification } from "./state-verification.ts";
+import { readDisruptionDetails } from "../disruption/disruption-details.ts";
+import type { NewTimelineEvent } from "../domain/timeline.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
 
@@ -43,6 +47,8 @@ export interface StatusReconcilerOptions {
    * as interrupted: another replica's create may still be running below that age.
    */
   interruptedAfterMs?: number;
+  /** The gateway's workspace mount path, where the state marker goes for specs that name none. */
+  workspaceMountPath?: string;
   resyncMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
@@ -60,6 +66,8 @@ export class StatusReconciler {
   private readonly claimEvents: WatchCache<CoreV1Event>;
   private readonly persistentVolumes: WatchCache<V1PersistentVolume>;
   private readonly resources: SandboxResources;
+  private readonly nodes: WatchCache<V1Node>;
+  private readonly verification: StateVerification;
   private readonly queue = new Set<string>();
   private draining = false;
   private resync: NodeJS.Timeout | undefined;
@@ -79,12 +87,20 @@ export class StatusReconciler {
     const events = (kind: string) => new WatchCache<CoreV1Event>(connection, { apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
     this.podEvents = events("Pod");
     this.claimEvents = events("PersistentVolumeClaim");
+    // A pod's node tells a drain (cordoned) and a node loss (NotReady, unreachable) apart.
+    this.nodes = new WatchCache(connection, { apiVersion: "v1", kind: "Node", path: "/api/v1/nodes", onError });
+    this.nodes.subscribe(({ object, previous }) => {
+      // Heartbeats change a node every few seconds; only a change a sandbox's status reads counts.
+      if (previous && nodeState(previous) === nodeState(object)) return;
+      for (const pod of this.pods.list()) if (pod.spec?.nodeName === object.metadata?.name) void this.enqueueByName(pod.metadata?.namespace, pod.metadata?.name);
+    });
+    this.verification = new StateVerification({ connection, workspaceMountPath: options.workspaceMountPath ?? "/sandbox", onResult: (id) => this.enqueue(id), now: () => this.now(), onError });
     // For the volumes view: which node a node-local volume pins its claim to.
     this.persistentVolumes = new WatchCache(connection, { apiVersion: "v1", kind: "PersistentVolume", path: "/api/v1/persistentvolumes", onError });
   }
 
   private get caches() {
-    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents, this.persistentVolumes];
+    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents, this.persistentVolumes, this.nodes];
   }
 
   /** True once the watches have synced and the first resync ran. */
@@ -222,18 +238,16 @@ export class StatusReconciler {
       await this.closeDeletedOutsideBerth(record);
       return;
     }
-    const next = deriveStatus(observed, record, this.now());
-    if (!changed(record, next)) return;
-    const saved = await this.options.store.sandboxes.saveStatus(id, next);
-    this.options.live.put(saved);
-    await recordTimelineEvent(this.options.store.timeline, {
-      sandboxId: id,
-      type: "Lifecycle",
-      reason: next.phase === record.phase ? `${next.phase}Changed` : next.phase,
-      message: next.message ?? `The sandbox is ${next.phase}`,
-      occurredAt: this.now(),
-      data: { phase: next.phase, reason: next.reason, previousPhase: record.phase, podUid: next.podUid, nodeName: next.nodeName },
-    });
+    const next = this.verification.withResults(deriveStatus(observed, record, this.now()));
+    if (detailsChanged(record, next) || changed(record, next)) {
+      const saved = await this.options.store.sandboxes.saveStatus(id, next);
+      this.options.live.put(saved);
+      this.verification.stored(saved);
+      if (changed(record, next)) await recordTimelineEvent(this.options.store.timeline, timelineEventOf(record, next, this.now()));
+    }
+    const pod = this.pods.get(record.namespace, record.name) ?? null;
+    this.verification.follow(record, next, pod);
+    await recoverFailedPod({ resources: this.resources, store: this.options.store, now: () => this.now() }, record, next, pod);
   }
 
   /**
@@ -333,7 +347,10 @@ export class StatusReconciler {
     const events = [...this.podEvents.list(), ...this.claimEvents.list()]
       .filter((event) => event.involvedObject?.namespace === record.namespace && involved.has(event.involvedObject?.name ?? ""))
       .sort((a, b) => eventTime(a) - eventTime(b));
-    return { sandbox: sandbox ? observedSandbox(sandbox) : null, pod, claims, events, deleted: false };
+    // The node the pod is on — or, with the pod gone, the one it was on.
+    const nodeName = pod?.spec?.nodeName ?? record.nodeName ?? readDisruptionDetails(record.details).disruption?.nodeName;
+    const node = nodeName ? (this.nodes.get(undefined, nodeName) ?? null) : null;
+    return { sandbox: sandbox ? observedSandbox(sandbox) : null, pod, node, claims, events, deleted: false };
   }
 }
 
@@ -352,6 +369,39 @@ function claimOwnerName(claim: { metadata?: { name?: string } }): string | undef
 function eventTime(event: CoreV1Event): number {
   const time = event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata?.creationTimestamp;
   return time ? new Date(time as unknown as string).getTime() : 0;
+}
+
+/** What of a node a sandbox's status depends on: schedulable, Ready, tainted. */
+function nodeState(node: V1Node): string {
+  const ready = node.status?.conditions?.find((condition) => condition.type === "Ready")?.status;
+  return JSON.stringify([node.spec?.unschedulable ?? false, ready, (node.spec?.taints ?? []).map((taint) => `${taint.key}:${taint.effect}`).sort()]);
+}
+
+/** Disruption history and state verdicts change without the phase doing so; they are stored all the same. */
+function detailsChanged(before: SandboxStatus, after: SandboxStatus): boolean {
+  return JSON.stringify(before.details) !== JSON.stringify(after.details) || JSON.stringify(before.conditions.map(({ lastTransitionTime: _, ...rest }) => rest)) !== JSON.stringify(after.conditions.map(({ lastTransitionTime: _, ...rest }) => rest));
+}
+
+/** A change of phase (or of why), told as the kind of thing that happened. */
+function timelineEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent {
+  const history = readDisruptionDetails(after.details);
+  const recoveredNow = after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid && before.phase !== "Ready";
+  const type = after.phase === "Disrupted" ? "Disruption" : after.phase === "Recovering" || recoveredNow ? "Recovery" : "Lifecycle";
+  return {
+    sandboxId: before.id,
+    type,
+    reason: recoveredNow ? "Recovered" : after.phase === before.phase ? `${after.phase}Changed` : after.phase,
+    message: (recoveredNow ? history.recovery?.message : after.message) ?? `The sandbox is ${after.phase}`,
+    occurredAt: now,
+    data: {
+      phase: after.phase,
+      reason: after.reason,
+      previousPhase: before.phase,
+      podUid: after.podUid,
+      nodeName: after.nodeName,
+      ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }),
+    },
+  };
 }
 
 function changed(before: SandboxStatus, after: SandboxStatus): boolean {

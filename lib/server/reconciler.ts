@@ -35,6 +35,7 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
       store,
       sandboxApiVersion: discovery.version,
       labelPrefix: config.gateway.labelPrefix,
+      workspaceMountPath: config.gateway.workspaceMountPath,
       ...shared,
       onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
     });

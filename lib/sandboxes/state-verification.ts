@@ -1,0 +1,89 @@
+import type { V1Pod } from "@kubernetes/client-node";
+import { durableStateVerdict, type DurableState } from "../domain/durable-state.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { SandboxStatus } from "../domain/sandbox-status.ts";
+import type { ClusterConnection } from "../kube/cluster-connection.ts";
+import { readDisruptionDetails } from "../disruption/disruption-details.ts";
+import { AGENT_CONTAINER_NAME } from "../render/render-sandbox.ts";
+import { readStateMarker, writeStateMarker, type MarkerTarget } from "./state-marker.ts";
+
+// Whether durable state survived a disruption, decided by the marker: when a sandbox Berth made
+// becomes Ready in a replacement pod, the marker is read back (verdict), then written for the new
+// pod; on its first Ready it is only written. Exec is slow next to a reconcile, so this runs
+// beside the reconciler's queue; results wait here until the next reconcile stores them (the
+// reconciler stays the one writer of a sandbox's status).
+
+interface Results {
+  verdict?: DurableState;
+  markerWrittenAt?: string;
+}
+
+export class StateVerification {
+  private readonly results = new Map<string, Results>();
+  private readonly running = new Set<string>();
+
+  constructor(
+    private readonly options: {
+      connection: ClusterConnection;
+      /** The gateway's default workspace mount path, for specs that name none. */
+      workspaceMountPath: string;
+      /** Told when a result is ready to be stored. */
+      onResult: (sandboxId: string) => void;
+      now: () => Date;
+      onError?: (error: unknown) => void;
+    },
+  ) {}
+
+  /** The status's details with any result for its pod written in. */
+  withResults(status: SandboxStatus): SandboxStatus {
+    const result = status.podUid ? this.results.get(status.podUid) : undefined;
+    if (!result) return status;
+    return {
+      ...status,
+      details: {
+        ...status.details,
+        ...(result.verdict ? { durableState: result.verdict } : {}),
+        ...(result.markerWrittenAt ? { stateMarker: { podUid: status.podUid, writtenAt: result.markerWrittenAt } } : {}),
+      },
+    };
+  }
+
+  /** Once stored, a result is the status's: forget it here. */
+  stored(status: SandboxStatus): void {
+    if (status.podUid && (status.details.stateMarker as { podUid?: string } | undefined)?.podUid === status.podUid) this.results.delete(status.podUid);
+  }
+
+  /** Starts what the stored status says is still to do for a Ready pod. */
+  follow(record: SandboxRecord, status: SandboxStatus, pod: V1Pod | null): void {
+    const podUid = pod?.metadata?.uid;
+    if (record.origin !== "berth" || status.phase !== "Ready" || !podUid || this.running.has(podUid)) return;
+    if ((status.details.stateMarker as { podUid?: string } | undefined)?.podUid === podUid || this.results.get(podUid)?.markerWrittenAt) return;
+    const recovery = readDisruptionDetails(status.details).recovery;
+    const replacement = recovery?.reason === "Recovered" && recovery.replacementPodUid === podUid;
+    this.running.add(podUid);
+    void this.verifyThenMark(record, podUid, replacement)
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.running.delete(podUid);
+        this.options.onResult(record.id);
+      });
+  }
+
+  private async verifyThenMark(record: SandboxRecord, podUid: string, replacement: boolean): Promise<void> {
+    const target = this.target(record);
+    const result: Results = this.results.get(podUid) ?? {};
+    this.results.set(podUid, result);
+    if (replacement && !result.verdict) {
+      const reading = await readStateMarker(this.options.connection, target);
+      result.verdict = durableStateVerdict({ sandboxId: record.id, backend: record.workspaceBackend, reading, podUid, now: this.options.now() });
+    }
+    const writtenAt = this.options.now().toISOString();
+    await writeStateMarker(this.options.connection, target, { sandboxId: record.id, podUid, writtenAt, writtenOn: "ready" });
+    result.markerWrittenAt = writtenAt;
+  }
+
+  private target(record: SandboxRecord): MarkerTarget {
+    const workspace = record.spec.workspace as { mountPath?: string } | undefined;
+    return { namespace: record.namespace, pod: record.name, container: AGENT_CONTAINER_NAME, mountPath: workspace?.mountPath ?? this.options.workspaceMountPath };
+  }
+}
