@@ -357,6 +357,11 @@ describe("deriveStatus: the disruption's details", () => {
     });
   });
 
+  it("measures recovery by the cluster's clock: to the replacement's Ready transition, not to when Berth looked", () => {
+    const readyTwoMinutesAgo = aPod({ uid: "pod-2", node: "worker-2", status: { phase: "Running", conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-11-30T11:58:00.000Z" }] } });
+    expect(details(observed({ pod: readyTwoMinutesAgo }), disruptedEarlier()).recovery?.durationMs).toBe(180_000);
+  });
+
   it("is Ready once the replacement is", () => {
     expect(verdictOf(observed({ pod: aPod({ uid: "pod-2", node: "worker-2", ready: true }) }), disruptedEarlier())).toEqual({ phase: "Ready", reason: null, message: null });
   });

@@ -124,9 +124,20 @@ function underWay(disruption: DisruptionRecord, step: RecoveryStep, replacement:
   };
 }
 
+/**
+ * When the replacement became Ready, by the cluster's clock (the clock the disruption was dated
+ * by), so the duration does not depend on Berth's clock agreeing with the cluster's.
+ */
+function readyAt(pod: ObservedPod, now: Date): Date {
+  const transition = pod.status?.conditions?.find((one) => one.type === "Ready" && one.status === "True")?.lastTransitionTime;
+  const at = transition === undefined ? Number.NaN : new Date(transition).getTime();
+  return Number.isNaN(at) ? now : new Date(at);
+}
+
 /** Ready again: written once, then carried unchanged (a closed recovery is never recomputed). */
 function recovered(disruption: DisruptionRecord, pod: ObservedPod, now: Date): Outcome {
-  const durationMs = Math.max(0, now.getTime() - Date.parse(disruption.at));
+  const at = readyAt(pod, now);
+  const durationMs = Math.max(0, at.getTime() - Date.parse(disruption.at));
   const where = pod.spec?.nodeName ? ` on node ${pod.spec.nodeName}` : "";
   return {
     verdict: READY,
@@ -136,7 +147,7 @@ function recovered(disruption: DisruptionRecord, pod: ObservedPod, now: Date): O
         reason: "Recovered",
         message: `Pod ${pod.metadata?.uid ?? "(unknown)"} is Ready${where}, ${Math.round(durationMs / 1000)} s after the disruption.`,
         startedAt: disruption.at,
-        recoveredAt: now.toISOString(),
+        recoveredAt: at.toISOString(),
         durationMs,
         replacementPodUid: pod.metadata?.uid ?? null,
         replacementNodeName: pod.spec?.nodeName ?? null,

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DurableState } from "../domain/durable-state.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { TimelineEvent } from "../domain/timeline.ts";
+import type { DisruptionDetails } from "../disruption/disruption-details.ts";
+import { execInSandbox } from "./sandbox-actions.ts";
+import { inPhase, startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
+
+// What Kubernetes does to a running sandbox — drains, kubelet eviction, preemption, deletion,
+// node loss — and what Berth makes of it: the disruption, the recovery, and whether the
+// workspace came back. Each scenario runs once against the embedded cluster; its tests read
+// what happened.
+
+const detailsOf = (record: SandboxRecord) => record.details as Partial<DisruptionDetails> & { durableState?: DurableState; stateMarker?: { podUid: string } };
+const timelineOf = async (world: ReconciledWorld, id: string) => world.deps.store.timeline.listForSandbox(id, { limit: 200 });
+const disruptionReasons = (events: TimelineEvent[]) => events.filter((event) => event.type === "Disruption").map((event) => (event.data as { reason?: string }).reason);
+const exec = (world: ReconciledWorld, record: SandboxRecord, script: string) => execInSandbox(world.deps, record.id, ["sh", "-c", script], 10, "alice");
+
+/** Ready, with the marker of its pod written: from here on a disruption can be judged. */
+async function markedSandbox(world: ReconciledWorld, spec: Record<string, unknown>): Promise<SandboxRecord> {
+  const ready = await world.readySandbox(spec);
+  return world.recordWhen(ready.id, (record) => {
+    if (detailsOf(record).stateMarker?.podUid !== record.podUid) throw new Error("the state marker is not written yet");
+  });
+}
+
+/** Ready in a pod other than `before`'s, with the durable-state verdict stored. */
+const recoveredFrom = (before: SandboxRecord) => (record: SandboxRecord) => {
+  inPhase("Ready")(record);
+  if (record.podUid === before.podUid) throw new Error("still the first pod");
+  if (!detailsOf(record).durableState) throw new Error("no durable-state verdict yet");
+};
+
+describe("a drain of the node under a sandbox on node-pinned storage", () => {
+  let world: ReconciledWorld;
+  let before: SandboxRecord;
+  let recovering: SandboxRecord;
+  let after: SandboxRecord;
+  beforeAll(async () => {
+    world = await startReconciledWorld({ workers: 2 });
+    before = await markedSandbox(world, { name: "pinned" });
+    await exec(world, before, "echo kept > /sandbox/kept.txt && echo gone > /tmp/gone.txt");
+    await world.sim.faults.drain(before.nodeName!);
+    recovering = await world.recordWhen(before.id, inPhase("Recovering", "VolumeNodeAffinityConflict"));
+    world.sim.faults.setUnschedulable(before.nodeName!, false);
+    after = await world.recordWhen(before.id, recoveredFrom(before));
+  }, 120_000);
+  afterAll(() => world?.stop());
+
+  it("is told on the timeline as a disruption by a drain", async () => {
+    expect(disruptionReasons(await timelineOf(world, before.id))).toContain("NodeDrained");
+  });
+
+  it("says that no checkpoint was taken", () => {
+    expect(detailsOf(after).disruption?.checkpointTaken).toBe(false);
+  });
+
+  it("waits for its node with the scheduler's own words about the pinned volume", () => {
+    expect(recovering.message).toMatch(/node affinity/);
+  });
+
+  it("comes back on the same node once it is uncordoned, in a new pod", () => {
+    expect([after.nodeName, after.previousPodUid]).toEqual([before.nodeName, before.podUid]);
+  });
+
+  it("keeps the workspace: a file in /sandbox survived", async () => {
+    expect((await exec(world, after, "cat /sandbox/kept.txt")).stdout).toBe("kept\n");
+  });
+
+  it("loses what was outside it: a file in /tmp did not", async () => {
+    expect((await exec(world, after, "test -f /tmp/gone.txt")).exitCode).toBe(1);
+  });
+
+  it("decides that durable state was restored", () => {
+    expect(detailsOf(after).durableState?.verdict).toBe("restored");
+  });
+
+  it("records how long recovery took", () => {
+    expect(detailsOf(after).recovery?.durationMs).toBeGreaterThan(0);
+  });
+});
+
+describe("on portable storage", () => {
+  let world: ReconciledWorld;
+  beforeAll(async () => {
+    world = await startReconciledWorld({ workers: 2, defaultStorageClass: "portable" });
+  }, 30_000);
+  afterAll(() => world?.stop());
+
+  it("a drained sandbox recovers on the other node, with its recovery time recorded", async () => {
+    const before = await markedSandbox(world, { name: "portable" });
+    await world.sim.faults.drain(before.nodeName!);
+    const after = await world.recordWhen(before.id, recoveredFrom(before));
+    world.sim.faults.setUnschedulable(before.nodeName!, false);
+    expect([after.nodeName !== before.nodeName, typeof detailsOf(after).recovery?.durationMs]).toEqual([true, "number"]);
+  });
+
+  it("an unplanned node loss is a disruption, NodeLost, with no checkpoint", async () => {
+    const before = await markedSandbox(world, { name: "lost-node" });
+    world.sim.faults.loseNode(before.nodeName!);
+    try {
+      const lost = await world.recordWhen(before.id, inPhase("Disrupted", "NodeLost"));
+      expect(detailsOf(lost).disruption?.checkpointTaken).toBe(false);
+    } finally {
+      world.sim.faults.restoreNode(before.nodeName!);
+    }
+  });
+
+  it("a sandbox whose node was lost recovers once its pod is gone", async () => {
+    const before = await markedSandbox(world, { name: "lost-then-back" });
+    world.sim.faults.loseNode(before.nodeName!);
+    await world.recordWhen(before.id, inPhase("Disrupted", "NodeLost"));
+    // What an operator does about a node that will not come back: force-delete its pods.
+    world.sim.faults.deletePod("default", before.name, true);
+    const after = await world.recordWhen(before.id, recoveredFrom(before));
+    world.sim.faults.restoreNode(before.nodeName!);
+    expect(after.nodeName).not.toBe(before.nodeName);
+  });
+});
+
+describe("pods taken away in other ways", () => {
+  let world: ReconciledWorld;
+  beforeAll(async () => {
+    world = await startReconciledWorld({ workers: 2, defaultStorageClass: "portable" });
+  }, 30_000);
+  afterAll(() => world?.stop());
+
+  it("a kubelet pressure eviction is recovered automatically, and the timeline says Berth did it", async () => {
+    const before = await markedSandbox(world, { name: "pressure" });
+    world.sim.faults.kubeletEvict("default", before.name, "memory");
+    await world.recordWhen(before.id, recoveredFrom(before));
+    expect((await timelineOf(world, before.id)).map((event) => event.reason)).toContain("AutoRecovery");
+  });
+
+  it("a kubelet pressure eviction is left alone when the policy turns auto-recovery off", async () => {
+    const before = await markedSandbox(world, { name: "pressure-manual", disruptionPolicy: { autoRecoverFailedPods: false } });
+    world.sim.faults.kubeletEvict("default", before.name, "memory");
+    await world.recordWhen(before.id, inPhase("Disrupted", "ResourcePressure"));
+    await world.reconciler.idle();
+    expect((await world.deps.resources.readPod("default", before.name))?.status?.phase).toBe("Failed");
+  });
+
+  it("a preemption is classified as Preempted", async () => {
+    const before = await markedSandbox(world, { name: "preempted" });
+    world.sim.faults.preempt("default", before.name);
+    await world.recordWhen(before.id, recoveredFrom(before));
+    expect(disruptionReasons(await timelineOf(world, before.id))).toContain("Preempted");
+  });
+
+  it("a pod deleted directly is classified as PodDeleted", async () => {
+    const before = await markedSandbox(world, { name: "deleted-pod" });
+    world.sim.faults.deletePod("default", before.name);
+    await world.recordWhen(before.id, recoveredFrom(before));
+    expect(disruptionReasons(await timelineOf(world, before.id))).toContain("PodDeleted");
+  });
+});

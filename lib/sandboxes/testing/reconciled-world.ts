@@ -1,0 +1,66 @@
+// Test support: the embedded cluster, a store, the lifecycle service and a running reconciler —
+// what a Berth server process has, without the HTTP in front.
+import { gatewayDefaultsSchema } from "../../domain/gateway-defaults.ts";
+import type { SandboxRecord } from "../../domain/sandbox-record.ts";
+import { connectToEmbeddedCluster } from "../../kube/cluster-connection.ts";
+import { sandboxResources } from "../../kube/sandbox-resources.ts";
+import { startSimulatedCluster, type SimCluster, type SimulatedClusterOptions } from "../../sim/index.ts";
+import { eventually } from "../../sim/testing/eventually.ts";
+import { openTestStore } from "../../store/test-databases.ts";
+import { createSandbox } from "../create-sandbox.ts";
+import { LiveSandboxes } from "../live-sandboxes.ts";
+import { OperationsInFlight } from "../operations-in-flight.ts";
+import type { ActionDeps } from "../sandbox-actions.ts";
+import { StatusReconciler } from "../status-reconciler.ts";
+
+export interface ReconciledWorld {
+  sim: SimCluster;
+  deps: ActionDeps;
+  reconciler: StatusReconciler;
+  /** Creates a sandbox and waits until the reconciler says it is Ready. */
+  readySandbox(spec: Record<string, unknown>): Promise<SandboxRecord>;
+  /** The stored record once `check` passes (it throws until then, saying what it saw). */
+  recordWhen(id: string, check: (record: SandboxRecord) => void, timeoutMs?: number): Promise<SandboxRecord>;
+  stop(): Promise<void>;
+}
+
+export async function startReconciledWorld(options: SimulatedClusterOptions = {}): Promise<ReconciledWorld> {
+  const sim = await startSimulatedCluster({ clockScale: 200, ...options });
+  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const { store, cleanup } = await openTestStore();
+  const inFlight = new OperationsInFlight();
+  const live = new LiveSandboxes();
+  const defaults = gatewayDefaultsSchema.parse({});
+  const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live };
+  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, workspaceMountPath: defaults.workspaceMountPath });
+  await reconciler.start();
+  const recordWhen = (id: string, check: (record: SandboxRecord) => void, timeoutMs = 20_000) =>
+    eventually(async () => {
+      const record = await store.sandboxes.getSandbox(id);
+      if (!record) throw new Error(`no record ${id}`);
+      check(record);
+      return record;
+    }, { timeoutMs });
+  return {
+    sim,
+    deps,
+    reconciler,
+    recordWhen,
+    async readySandbox(spec) {
+      const { record } = await createSandbox(deps, spec, "alice");
+      return recordWhen(record.id, (now) => {
+        if (now.phase !== "Ready") throw new Error(`${now.name} is ${now.phase} (${now.reason}: ${now.message})`);
+      });
+    },
+    async stop() {
+      reconciler.stop();
+      await sim.stop();
+      await cleanup();
+    },
+  };
+}
+
+/** A check for recordWhen: the phase (and reason, when given) is the one expected. */
+export const inPhase = (phase: string, reason?: string) => (record: SandboxRecord) => {
+  if (record.phase !== phase || (reason !== undefined && record.reason !== reason)) throw new Error(`${record.name} is ${record.phase}/${record.reason} (${record.message}), not ${phase}${reason ? `/${reason}` : ""}`);
+};
