@@ -3,6 +3,8 @@ import type { DurableState } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
 import type { DisruptionDetails } from "../disruption/disruption-details.ts";
+import type { Protection } from "../disruption/eviction-protection.ts";
+import type { DrainReport } from "../sim/index.ts";
 import { execInSandbox } from "./sandbox-actions.ts";
 import { inPhase, startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 
@@ -152,5 +154,48 @@ describe("pods taken away in other ways", () => {
     world.sim.faults.deletePod("default", before.name);
     await world.recordWhen(before.id, recoveredFrom(before));
     expect(disruptionReasons(await timelineOf(world, before.id))).toContain("PodDeleted");
+  });
+});
+
+describe("a drain of the node under a protected sandbox", () => {
+  let world: ReconciledWorld;
+  let before: SandboxRecord;
+  let drain: DrainReport;
+  let blocked: SandboxRecord;
+  beforeAll(async () => {
+    world = await startReconciledWorld({ workers: 2 });
+    before = await markedSandbox(world, { name: "guarded", disruptionPolicy: { evictionProtection: true } });
+    await world.recordWhen(before.id, (record) => {
+      if (!(record.details.protection as Protection | undefined)?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
+    });
+    drain = await world.sim.faults.drain(before.nodeName!, { timeoutSeconds: 30 });
+    blocked = await world.recordWhen(before.id, (record) => {
+      if (record.conditions.find((one) => one.type === "EvictionBlocked")?.status !== "True") throw new Error("not shown as blocked");
+    });
+  }, 60_000);
+  afterAll(() => world?.stop());
+
+  it("holds the drain: the eviction is refused until the drain gives up", () => {
+    expect(drain.blocked).toEqual([`default/${before.name}`]);
+  });
+
+  it("keeps its pod: the pod UID is unchanged", async () => {
+    expect((await world.deps.resources.readPod("default", before.name))?.metadata?.uid).toBe(before.podUid);
+  });
+
+  it("shows the drain as blocked, with what to do about it", () => {
+    expect(blocked.conditions.find((one) => one.type === "EvictionBlocked")?.message).toMatch(/uncordon/);
+  });
+
+  it("tells the timeline that a drain waits on it", async () => {
+    expect((await timelineOf(world, before.id)).map((event) => event.reason)).toContain("DrainBlocked");
+  });
+
+  it("shows the block gone once the node is uncordoned", async () => {
+    world.sim.faults.setUnschedulable(before.nodeName!, false);
+    const released = await world.recordWhen(before.id, (record) => {
+      if (record.conditions.find((one) => one.type === "EvictionBlocked")?.status !== "False") throw new Error("still blocked");
+    });
+    expect((released.details.protection as Protection).protected).toBe(true);
   });
 });

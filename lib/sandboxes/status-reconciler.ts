@@ -1,7 +1,9 @@
-import type { CoreV1Event, KubernetesObject, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import type { CoreV1Event, KubernetesObject, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
-import { berthLabelKeys } from "../domain/labels.ts";
+import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
+import { deriveProtection, withProtection, type Protection } from "../disruption/eviction-protection.ts";
+import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
@@ -67,6 +69,7 @@ export class StatusReconciler {
   private readonly persistentVolumes: WatchCache<V1PersistentVolume>;
   private readonly resources: SandboxResources;
   private readonly nodes: WatchCache<V1Node>;
+  private readonly budgets: WatchCache<V1PodDisruptionBudget>;
   private readonly verification: StateVerification;
   private readonly queue = new Set<string>();
   private draining = false;
@@ -87,6 +90,8 @@ export class StatusReconciler {
     const events = (kind: string) => new WatchCache<CoreV1Event>(connection, { apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
     this.podEvents = events("Pod");
     this.claimEvents = events("PersistentVolumeClaim");
+    // Berth's budgets: whether a sandbox is protected, and whether a drain waits on it.
+    this.budgets = new WatchCache(connection, { apiVersion: "policy/v1", kind: "PodDisruptionBudget", path: "/apis/policy/v1/poddisruptionbudgets", labelSelector: `${this.keys.managedBy}=${MANAGED_BY_BERTH}`, onError });
     // A pod's node tells a drain (cordoned) and a node loss (NotReady, unreachable) apart.
     this.nodes = new WatchCache(connection, { apiVersion: "v1", kind: "Node", path: "/api/v1/nodes", onError });
     this.nodes.subscribe(({ object, previous }) => {
@@ -100,7 +105,7 @@ export class StatusReconciler {
   }
 
   private get caches() {
-    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents, this.persistentVolumes, this.nodes];
+    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents, this.persistentVolumes, this.nodes, this.budgets];
   }
 
   /** True once the watches have synced and the first resync ran. */
@@ -111,6 +116,7 @@ export class StatusReconciler {
     this.sandboxes.subscribe(({ object }) => {
       if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, object.metadata?.name);
     });
+    this.budgets.subscribe(({ object }) => this.enqueueByLabel(object));
     this.pods.subscribe(({ object }) => {
       if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, object.metadata?.name);
     });
@@ -238,12 +244,20 @@ export class StatusReconciler {
       await this.closeDeletedOutsideBerth(record);
       return;
     }
-    const next = this.verification.withResults(deriveStatus(observed, record, this.now()));
+    const protection = deriveProtection({
+      wanted: (record.spec.disruptionPolicy as { evictionProtection?: boolean } | undefined)?.evictionProtection === true,
+      budget: this.budgets.get(record.namespace, podDisruptionBudgetName(record.name)) ?? null,
+      pod: observed.pod,
+      node: observed.node ?? null,
+    });
+    const next = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
     if (detailsChanged(record, next) || changed(record, next)) {
       const saved = await this.options.store.sandboxes.saveStatus(id, next);
       this.options.live.put(saved);
       this.verification.stored(saved);
       if (changed(record, next)) await recordTimelineEvent(this.options.store.timeline, timelineEventOf(record, next, this.now()));
+      const wasBlocked = (record.details.protection as Protection | undefined)?.drainBlocked ?? false;
+      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(this.options.store.timeline, protectionEventOf(record, protection, this.now()));
     }
     const pod = this.pods.get(record.namespace, record.name) ?? null;
     this.verification.follow(record, next, pod);
@@ -380,6 +394,17 @@ function nodeState(node: V1Node): string {
 /** Disruption history and state verdicts change without the phase doing so; they are stored all the same. */
 function detailsChanged(before: SandboxStatus, after: SandboxStatus): boolean {
   return JSON.stringify(before.details) !== JSON.stringify(after.details) || JSON.stringify(before.conditions.map(({ lastTransitionTime: _, ...rest }) => rest)) !== JSON.stringify(after.conditions.map(({ lastTransitionTime: _, ...rest }) => rest));
+}
+
+function protectionEventOf(record: SandboxRecord, protection: Protection, now: Date): NewTimelineEvent {
+  return {
+    sandboxId: record.id,
+    type: "Protection",
+    reason: protection.drainBlocked ? "DrainBlocked" : "DrainUnblocked",
+    message: protection.drainBlocked ? (protection.message ?? "A drain waits on this sandbox") : "No drain waits on this sandbox any more",
+    occurredAt: now,
+    data: { budgetName: protection.budgetName, nodeName: record.nodeName },
+  };
 }
 
 /** A change of phase (or of why), told as the kind of thing that happened. */
