@@ -7,16 +7,18 @@ import { SandboxNotFoundError } from "../store/index.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import type { CreateSandboxDeps } from "./create-sandbox.ts";
 import { SandboxStateError } from "./lifecycle-errors.ts";
-import { untracked } from "./operations-in-flight.ts";
+import { untracked, type OperationsInFlight } from "./operations-in-flight.ts";
 
 // What can be done to a sandbox once it exists: stop and start it (claims kept), run a command
 // in it, delete it (sweeping only the claims Berth owns for deletion).
 
 export interface ActionDeps extends CreateSandboxDeps {
   connection: ClusterConnection;
+  /** This process's running checkpoints: while one runs, exec is refused. */
+  checkpointing?: Pick<OperationsInFlight, "run" | "has">;
 }
 
-async function liveRecord(deps: ActionDeps, id: string): Promise<SandboxRecord> {
+export async function liveRecord(deps: ActionDeps, id: string): Promise<SandboxRecord> {
   const record = await deps.store.sandboxes.getSandbox(id);
   if (!record || record.deletedAt) throw new SandboxNotFoundError(id);
   return record;
@@ -66,6 +68,7 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: string): P
 /** Runs a command in the agent container; refused while the sandbox has no running pod. */
 export async function execInSandbox(deps: ActionDeps, id: string, command: string[], timeoutSeconds: number, actor: string): Promise<ExecResult> {
   const record = await liveRecord(deps, id);
+  if (deps.checkpointing?.has(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is checkpointing: new exec sessions are refused until the checkpoint ends. Try again in a moment.`);
   const pod = await deps.resources.readPod(record.namespace, record.name);
   if (!pod || pod.status?.phase !== "Running" || pod.metadata?.deletionTimestamp) {
     throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} has no running pod (${pod ? `pod is ${pod.metadata?.deletionTimestamp ? "terminating" : pod.status?.phase}` : "no pod"}): start it or wait until it is Ready.`);

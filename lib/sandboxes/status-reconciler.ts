@@ -49,6 +49,8 @@ export interface StatusReconcilerOptions {
    * as interrupted: another replica's create may still be running below that age.
    */
   interruptedAfterMs?: number;
+  /** This process's running checkpoints: a Ready sandbox shows Checkpointing while one runs. */
+  checkpointing?: OperationsInFlight;
   /** The gateway's workspace mount path, where the state marker goes for specs that name none. */
   workspaceMountPath?: string;
   resyncMs?: number;
@@ -75,6 +77,7 @@ export class StatusReconciler {
   private draining = false;
   private resync: NodeJS.Timeout | undefined;
   private stopHearingSettled: (() => void) | undefined;
+  private stopHearingCheckpoints: (() => void) | undefined;
   private readonly keys: ReturnType<typeof berthLabelKeys>;
 
   constructor(private readonly options: StatusReconcilerOptions) {
@@ -126,6 +129,8 @@ export class StatusReconciler {
     this.podEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, object.involvedObject?.name));
     this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
     this.stopHearingSettled = this.options.inFlight.onSettled((id) => this.enqueue(id));
+    this.stopHearingCheckpoints = this.options.checkpointing?.onChange((id) => this.enqueue(id));
+    await this.closeInterruptedCheckpoints();
     await this.options.live.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
@@ -136,6 +141,7 @@ export class StatusReconciler {
   stop(): void {
     clearInterval(this.resync);
     this.stopHearingSettled?.();
+    this.stopHearingCheckpoints?.();
     for (const cache of this.caches) cache.stop();
   }
 
@@ -250,7 +256,8 @@ export class StatusReconciler {
       pod: observed.pod,
       node: observed.node ?? null,
     });
-    const next = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
+    const derived = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
+    const next = this.options.checkpointing?.has(id) ? checkpointing(derived) : derived;
     if (detailsChanged(record, next) || changed(record, next)) {
       const saved = await this.options.store.sandboxes.saveStatus(id, next);
       this.options.live.put(saved);
@@ -262,6 +269,20 @@ export class StatusReconciler {
     const pod = this.pods.get(record.namespace, record.name) ?? null;
     this.verification.follow(record, next, pod);
     await recoverFailedPod({ resources: this.resources, store: this.options.store, now: () => this.now() }, record, next, pod);
+  }
+
+  /** Checkpoints a stopped console left Running cannot be running now: close them, saying so. */
+  private async closeInterruptedCheckpoints(): Promise<void> {
+    for (const checkpoint of await this.options.store.checkpoints.failInterrupted(this.now())) {
+      await recordTimelineEvent(this.options.store.timeline, {
+        sandboxId: checkpoint.sandboxId,
+        type: "Checkpoint",
+        reason: "CheckpointInterrupted",
+        message: "The console stopped while this checkpoint was running; it is recorded as Failed. Run it again if the sandbox still needs one.",
+        occurredAt: this.now(),
+        data: { checkpointId: checkpoint.id, trigger: checkpoint.trigger },
+      });
+    }
   }
 
   /**
@@ -383,6 +404,12 @@ function claimOwnerName(claim: { metadata?: { name?: string } }): string | undef
 function eventTime(event: CoreV1Event): number {
   const time = event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata?.creationTimestamp;
   return time ? new Date(time as unknown as string).getTime() : 0;
+}
+
+/** A Ready sandbox whose checkpoint is running shows it: exec is refused until it ends. */
+function checkpointing(status: SandboxStatus): SandboxStatus {
+  if (status.phase !== "Ready") return status;
+  return { ...status, phase: "Checkpointing", reason: "CheckpointRunning", message: "A checkpoint is running: new exec sessions are refused until it ends" };
 }
 
 /** What of a node a sandbox's status depends on: schedulable, Ready, tainted. */

@@ -18,7 +18,7 @@ export interface RunningReconciler {
   stop(): void;
 }
 
-export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes }): RunningReconciler {
+export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes; checkpointing: OperationsInFlight }): RunningReconciler {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
   let retry: NodeJS.Timeout | undefined;

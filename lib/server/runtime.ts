@@ -15,6 +15,8 @@ export interface Runtime {
   cluster: RuntimeCluster;
   /** Creates and deletes running in this process; the reconciler leaves them alone. */
   inFlight: OperationsInFlight;
+  /** Checkpoints running in this process; the sandbox shows Checkpointing and refuses exec. */
+  checkpointing: OperationsInFlight;
   /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
   live: LiveSandboxes;
   reconciler: RunningReconciler;
@@ -47,8 +49,9 @@ async function start(): Promise<Runtime> {
   }
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
-  const reconciler = startReconciler(config, store, cluster, { inFlight, live });
-  const runtime = { config, store, cluster, inFlight, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const checkpointing = new OperationsInFlight();
+  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
+  const runtime = { config, store, cluster, inFlight, checkpointing, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const stop = () => {
     reconciler.stop();
     void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));

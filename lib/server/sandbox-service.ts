@@ -23,6 +23,7 @@ export function sandboxServiceDeps(runtime: Runtime): Promise<ActionDeps> {
         defaults: runtime.config.gateway,
         inFlight: runtime.inFlight,
         live: runtime.live,
+        checkpointing: runtime.checkpointing,
       };
     })();
     deps.catch(() => cachedDeps.delete(runtime));

@@ -29,6 +29,23 @@ export function checkpointRepository(db: Db) {
       return toCheckpoint(row);
     },
 
+    /**
+     * Checkpoints left Running by a console that stopped mid-way: none can still be running, so
+     * each is closed as Failed, saying so. Returns them, for the timeline.
+     */
+    async failInterrupted(finishedAt: Date): Promise<Checkpoint[]> {
+      const running = await db.checkpoint.findMany({ where: { result: "Running" } });
+      const closed: Checkpoint[] = [];
+      for (const row of running) {
+        const updated = await db.checkpoint.update({
+          where: { id: row.id },
+          data: { result: "Failed", finishedAt, durationMs: Math.max(0, finishedAt.getTime() - row.startedAt.getTime()), hookOutputTail: "interrupted: the console stopped while this checkpoint was running" },
+        });
+        closed.push(toCheckpoint(updated));
+      }
+      return closed;
+    },
+
     /** Newest first. */
     async listCheckpoints(sandboxId: string, limit = 50): Promise<Checkpoint[]> {
       const rows = await db.checkpoint.findMany({ where: { sandboxId }, orderBy: { startedAt: "desc" }, take: limit });

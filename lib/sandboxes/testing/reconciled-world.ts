@@ -30,9 +30,10 @@ export async function startReconciledWorld(options: SimulatedClusterOptions = {}
   const { store, cleanup } = await openTestStore();
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
+  const checkpointing = new OperationsInFlight();
   const defaults = gatewayDefaultsSchema.parse({});
-  const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live };
-  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, workspaceMountPath: defaults.workspaceMountPath });
+  const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live, checkpointing };
+  const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, checkpointing, workspaceMountPath: defaults.workspaceMountPath });
   await reconciler.start();
   const recordWhen = (id: string, check: (record: SandboxRecord) => void, timeoutMs = 20_000) =>
     eventually(async () => {
