@@ -156,3 +156,17 @@ test("GET /api/v1/volumes shows no claim for an ephemeral sandbox", async ({ req
   await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 20_000 }).toBe("Ready");
   expect((await allVolumes(request)).filter((volume) => volume.sandbox?.id === id)).toEqual([]);
 });
+
+test("GET /metrics answers in the Prometheus text format, counting sandboxes by phase", async ({ request }) => {
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 20_000 }).toBe("Ready");
+  const response = await request.get("/metrics");
+  expect([response.headers()["content-type"], /^berth_sandboxes\{phase="Ready"\} [1-9]/m.test(await response.text())]).toEqual(["text/plain; version=0.0.4; charset=utf-8", true]);
+});
+
+test("POST /api/v1/sandboxes/{id}/checkpoint runs the checkpoint and answers how it went", async ({ request }) => {
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), disruptionPolicy: { checkpointHook: ["sh", "-c", "echo saved > /sandbox/saved.txt"] } } })).json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 20_000 }).toBe("Ready");
+  const checkpoint = (await (await request.post(`/api/v1/sandboxes/${id}/checkpoint`)).json()) as { result: string; markerWritten: boolean };
+  expect([checkpoint.result, checkpoint.markerWritten]).toEqual(["Succeeded", true]);
+});

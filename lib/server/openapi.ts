@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { auditEntrySchema } from "../domain/audit.ts";
+import { checkpointSchema } from "../domain/checkpoint.ts";
 import { execRequestSchema } from "../domain/exec-request.ts";
 import { healthSchema } from "../domain/health.ts";
 import { sandboxRecordSchema } from "../domain/sandbox-record.ts";
@@ -85,6 +86,20 @@ export function openApiDocument(version: string) {
         parameters: [idParameter, { name: "after", in: "query", schema: { type: "string" } }],
         get: { summary: "The stored timeline, oldest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("TimelineEvent") } } }), 404: problems } },
       },
+      "/api/v1/sandboxes/{id}/checkpoint": {
+        parameters: [idParameter],
+        post: {
+          summary: "Run a checkpoint now: the hook within its grace period, a flush, the state marker. Answers how it went (Succeeded, Failed, TimedOut)",
+          responses: { 200: json(ref("Checkpoint")), 404: problems, 409: problems },
+        },
+      },
+      "/api/v1/sandboxes/{id}/checkpoints": {
+        parameters: [idParameter],
+        get: { summary: "The sandbox's checkpoints, newest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("Checkpoint") } } }), 404: problems } },
+      },
+      "/metrics": {
+        get: { summary: "Prometheus text format: sandboxes by phase, disruptions by reason, recovery durations, checkpoints by result and duration", responses: { 200: { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: { type: "string" } } } } } },
+      },
       "/api/v1/volumes": {
         get: {
           summary: "Every claim Berth knows (workspaces and extra volumes): owner, ownership, binding, node pinning, attachment",
@@ -111,6 +126,7 @@ export function openApiDocument(version: string) {
         ExecRequest: jsonSchema(execRequestSchema, "input"),
         TimelineEvent: jsonSchema(timelineEventSchema, "output"),
         Volume: jsonSchema(volumeSchema, "output"),
+        Checkpoint: jsonSchema(checkpointSchema, "output"),
         AuditEntry: jsonSchema(auditEntrySchema, "output"),
         Health: jsonSchema(healthSchema, "output"),
         Problem: jsonSchema(problemDetailsSchema, "output"),

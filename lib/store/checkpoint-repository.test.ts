@@ -50,3 +50,29 @@ describe(`checkpoints (${testStoreKind})`, () => {
     expect(listed.map((checkpoint) => checkpoint.trigger)).toEqual(["Maintenance", "Manual"]);
   });
 });
+
+describe(`checkpoints a stopped console left behind (${testStoreKind})`, () => {
+  it("are closed as Failed, saying they were interrupted", async () => {
+    const left = await aRunningCheckpoint();
+    await store.checkpoints.failInterrupted(after(60_000));
+    const [closed] = await store.checkpoints.listCheckpoints(left.sandboxId);
+    expect([closed?.result, closed?.hookOutputTail]).toEqual(["Failed", "interrupted: the console stopped while this checkpoint was running"]);
+  });
+
+  it("leave finished checkpoints as they were", async () => {
+    const done = await aRunningCheckpoint();
+    await store.checkpoints.finishCheckpoint(done.id, { result: "Succeeded", markerWritten: true }, after(1_000));
+    await store.checkpoints.failInterrupted(after(60_000));
+    expect((await store.checkpoints.listCheckpoints(done.sandboxId))[0]?.result).toBe("Succeeded");
+  });
+});
+
+describe(`checkpoint outcomes for the metrics (${testStoreKind})`, () => {
+  it("include finished checkpoints with their durations and leave running ones out", async () => {
+    const done = await aRunningCheckpoint();
+    await store.checkpoints.finishCheckpoint(done.id, { result: "TimedOut", markerWritten: false }, after(2_500));
+    await aRunningCheckpoint();
+    const outcomes = await store.checkpoints.finishedOutcomes();
+    expect([outcomes.some((one) => one.result === "TimedOut" && one.durationMs === 2_500), outcomes.some((one) => one.result === "Running")]).toEqual([true, false]);
+  });
+});

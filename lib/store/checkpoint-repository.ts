@@ -46,6 +46,12 @@ export function checkpointRepository(db: Db) {
       return closed;
     },
 
+    /** How every finished checkpoint ended, for the metrics. */
+    async finishedOutcomes(): Promise<{ result: Checkpoint["result"]; durationMs: number | null }[]> {
+      const rows = await db.checkpoint.findMany({ where: { result: { not: "Running" } }, select: { result: true, durationMs: true } });
+      return rows.map((row) => ({ result: checkpointSchema.shape.result.parse(row.result), durationMs: row.durationMs }));
+    },
+
     /** Newest first. */
     async listCheckpoints(sandboxId: string, limit = 50): Promise<Checkpoint[]> {
       const rows = await db.checkpoint.findMany({ where: { sandboxId }, orderBy: { startedAt: "desc" }, take: limit });

@@ -69,3 +69,15 @@ describe(`the timeline (${testStoreKind})`, () => {
     await expect(store.timeline.appendEvent(anEvent(null, { reason: "pod evicted" }))).rejects.toThrow(/CamelCase/);
   });
 });
+
+describe(`the disruption history (${testStoreKind})`, () => {
+  it("counts a disruption told by several events once, with its recovery's duration", async () => {
+    const sandboxId = await aSandboxId();
+    const disruption = { reason: "NodeDrained", at: "2026-11-30T10:00:00.000Z" };
+    await store.timeline.appendEvent(anEvent(sandboxId, { reason: "Disrupted", data: { disruption, recovery: null } }));
+    await store.timeline.appendEvent(anEvent(sandboxId, { type: "Recovery", reason: "Recovering", data: { disruption, recovery: { reason: "Unschedulable", durationMs: null } } }));
+    await store.timeline.appendEvent(anEvent(sandboxId, { type: "Recovery", reason: "Recovered", data: { disruption, recovery: { reason: "Recovered", durationMs: 5_000 } } }));
+    const mine = (await store.timeline.disruptionHistory()).filter((one) => one.sandboxId === sandboxId);
+    expect(mine.map(({ reason, durationMs }) => ({ reason, durationMs }))).toEqual([{ reason: "NodeDrained", durationMs: 5_000 }]);
+  });
+});

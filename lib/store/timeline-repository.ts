@@ -27,6 +27,25 @@ export function timelineRepository(db: Db) {
     },
 
     /** A sandbox's timeline, oldest first, optionally after a given event id. */
+    /**
+     * Every disruption the timeline recorded, once each (a disruption is told by several events:
+     * disrupted, recovering, recovered), with its recovery's duration once it recovered.
+     */
+    async disruptionHistory(): Promise<{ sandboxId: string; reason: string; at: string; durationMs: number | null }[]> {
+      const rows = await db.timelineEvent.findMany({ where: { type: { in: ["Disruption", "Recovery"] } }, select: { sandboxId: true, data: true }, orderBy: { id: "asc" } });
+      const seen = new Map<string, { sandboxId: string; reason: string; at: string; durationMs: number | null }>();
+      for (const row of rows) {
+        const data = row.data as { disruption?: { reason?: string; at?: string } | null; recovery?: { reason?: string; durationMs?: number | null } | null };
+        if (!row.sandboxId || !data.disruption?.reason || !data.disruption.at) continue;
+        const key = `${row.sandboxId}/${data.disruption.at}`;
+        const entry = seen.get(key) ?? { sandboxId: row.sandboxId, reason: data.disruption.reason, at: data.disruption.at, durationMs: null };
+        entry.reason = data.disruption.reason;
+        if (data.recovery?.reason === "Recovered" && typeof data.recovery.durationMs === "number") entry.durationMs = data.recovery.durationMs;
+        seen.set(key, entry);
+      }
+      return [...seen.values()];
+    },
+
     async listForSandbox(sandboxId: string, request: { after?: string; limit: number }): Promise<TimelineEvent[]> {
       const rows = await db.timelineEvent.findMany({
         where: { sandboxId, id: afterId(request.after) },

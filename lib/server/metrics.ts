@@ -1,0 +1,39 @@
+import { disruptionReasonSchema } from "../disruption/disruption-details.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import { renderBerthMetrics } from "../metrics/berth-metrics.ts";
+import type { Runtime } from "./runtime.ts";
+
+// GET /metrics: the live sandboxes' phases from memory, and the whole recorded history of
+// disruptions and checkpoints from the store (counters must never go down between scrapes).
+// Reading the whole history each scrape is simple and fine at thousands of events; a store-side
+// aggregate is the next step if it ever is not.
+
+async function liveSandboxes(runtime: Runtime): Promise<SandboxRecord[]> {
+  if (runtime.live.ready) return runtime.live.all();
+  const all: SandboxRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await runtime.store.sandboxes.listSandboxes({ limit: 500, cursor });
+    all.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return all;
+}
+
+export async function metricsText(runtime: Runtime): Promise<string> {
+  const [sandboxes, disruptions, checkpoints] = await Promise.all([
+    liveSandboxes(runtime),
+    runtime.store.timeline.disruptionHistory(),
+    runtime.store.checkpoints.finishedOutcomes(),
+  ]);
+  return renderBerthMetrics({
+    sandboxes: sandboxes.map((record) => ({ phase: record.phase })),
+    disruptions: disruptions.flatMap((one) => {
+      const reason = disruptionReasonSchema.safeParse(one.reason);
+      return reason.success ? [{ reason: reason.data, durationMs: one.durationMs }] : [];
+    }),
+    checkpoints,
+    // Planned maintenance is not built yet: no runs to count.
+    maintenanceRuns: [],
+  });
+}
