@@ -1,5 +1,6 @@
 // `npm run bench`: fixed workloads, medians and ratios, printed as tables.
 // Set BERTH_BENCH_DATABASE_URL (or BERTH_TEST_DATABASE_URL) to compare PGlite with PostgreSQL.
+import { benchDisruption } from "./disruption.bench.ts";
 import { benchLifecycle } from "./lifecycle.bench.ts";
 import { ms } from "./measure.ts";
 import { benchSimulatedCluster } from "./sim.bench.ts";
@@ -33,3 +34,7 @@ console.log(`\nSandbox lifecycle on the embedded cluster: ${lifecycle.requestsPe
 console.log("| lifecycle | runs | median ms | p95 ms |\n|---|---:|---:|---:|");
 for (const m of [lifecycle.createMs, lifecycle.listFromMemory, lifecycle.listFromStore, lifecycle.listFromApi]) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
 console.log(`\nGET /api/v1/sandboxes (memory) vs asking the cluster API: ${(lifecycle.listFromApi.medianMs / lifecycle.listFromMemory.medianMs).toFixed(0)}× faster; vs the store: ${(lifecycle.listFromStore.medianMs / lifecycle.listFromMemory.medianMs).toFixed(0)}× faster.`);
+
+const disruption = await benchDisruption();
+console.log(`\n| disruption | evictions | median ms | p99 ms |\n|---|---:|---:|---:|`);
+console.log(`| eviction (Eviction API) → Disruption event on the bus (what SSE sends) | ${disruption.evictions} | ${ms(disruption.evictionToEventMedianMs)} | ${ms(disruption.evictionToEventP99Ms)} |`);

@@ -6,7 +6,7 @@ import { connectToEmbeddedCluster } from "../../kube/cluster-connection.ts";
 import { sandboxResources } from "../../kube/sandbox-resources.ts";
 import { startSimulatedCluster, type SimCluster, type SimulatedClusterOptions } from "../../sim/index.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
-import { openTestStore } from "../../store/test-databases.ts";
+import type { Store } from "../../store/index.ts";
 import { createSandbox } from "../create-sandbox.ts";
 import { LiveSandboxes } from "../live-sandboxes.ts";
 import { OperationsInFlight } from "../operations-in-flight.ts";
@@ -24,10 +24,15 @@ export interface ReconciledWorld {
   stop(): Promise<void>;
 }
 
-export async function startReconciledWorld(options: SimulatedClusterOptions = {}): Promise<ReconciledWorld> {
+export type StoreOpener = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+/** Tests get the database under test; a benchmark passes its own (test-databases needs vitest). */
+const openTestStore: StoreOpener = async () => (await import("../../store/test-databases.ts")).openTestStore();
+
+export async function startReconciledWorld(options: SimulatedClusterOptions = {}, openStore: StoreOpener = openTestStore): Promise<ReconciledWorld> {
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
   const connection = connectToEmbeddedCluster(sim.serverUrl);
-  const { store, cleanup } = await openTestStore();
+  const { store, cleanup } = await openStore();
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight();
