@@ -170,3 +170,15 @@ test("POST /api/v1/sandboxes/{id}/checkpoint runs the checkpoint and answers how
   const checkpoint = (await (await request.post(`/api/v1/sandboxes/${id}/checkpoint`)).json()) as { result: string; markerWritten: boolean };
   expect([checkpoint.result, checkpoint.markerWritten]).toEqual(["Succeeded", true]);
 });
+
+test("GET /api/v1/nodes lists the nodes with the sandboxes on them", async ({ request }) => {
+  const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 20_000 }).toBe("Ready");
+  const { items } = (await (await request.get("/api/v1/nodes?limit=500")).json()) as { items: { name: string; sandboxes: { id: string }[] }[] };
+  expect(items.filter((node) => node.sandboxes.some((sandbox) => sandbox.id === id)).length).toBe(1);
+});
+
+test("GET /api/v1/nodes/{name}/maintenance/preview of an unknown node answers 404 with problem+json", async ({ request }) => {
+  const response = await request.get("/api/v1/nodes/no-such-node/maintenance/preview");
+  expect([response.status(), response.headers()["content-type"]]).toEqual([404, "application/problem+json"]);
+});

@@ -4,6 +4,9 @@ import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { deriveProtection, withProtection, type Protection } from "../disruption/eviction-protection.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
+import { previewMaintenance, type MaintenancePreview } from "../disruption/maintenance-preview.ts";
+import { nodeResources } from "../kube/node-resources.ts";
+import { describeNodes, type NodeView } from "./describe-nodes.ts";
 import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
@@ -174,6 +177,31 @@ export class StatusReconciler {
       labelPrefix: this.options.labelPrefix,
       sandboxById: (id) => byId.get(id) ?? null,
       liveSandboxByName: (namespace, name) => byName.get(`${namespace}/${name}`) ?? null,
+    });
+  }
+
+  /** Every node with the sandboxes on it. */
+  nodeViews(): NodeView[] {
+    return describeNodes(this.nodes.list(), this.options.live.all());
+  }
+
+  /** What draining the node would do to each pod on it; null for a node the cluster does not have. */
+  async maintenancePreview(nodeName: string): Promise<MaintenancePreview | null> {
+    const node = this.nodes.get(undefined, nodeName);
+    if (!node) return null;
+    const byName = new Map(this.options.live.all().map((record) => [`${record.namespace}/${record.name}`, record]));
+    const budgets = this.budgets;
+    return previewMaintenance({
+      node,
+      nodes: this.nodes.list(),
+      pods: await nodeResources(this.options.connection).listPodsOnNode(nodeName),
+      claims: this.claims.list(),
+      persistentVolumes: this.persistentVolumes.list(),
+      sandboxOf: (pod) => {
+        const record = pod.metadata?.labels?.[SANDBOX_NAME_HASH_LABEL] !== undefined ? byName.get(`${pod.metadata?.namespace}/${pod.metadata?.name}`) : undefined;
+        if (!record) return null;
+        return { id: record.id, name: record.name, workspaceBackend: record.workspaceBackend, protected: budgets.get(record.namespace, podDisruptionBudgetName(record.name)) !== undefined };
+      },
     });
   }
 

@@ -15,6 +15,13 @@ export class ClusterUnavailableError extends Error {
   }
 }
 
+export class NodeNotFoundError extends Error {
+  constructor(readonly nodeName: string) {
+    super(`The cluster has no node named ${nodeName}. GET /api/v1/nodes lists the nodes it has.`);
+    this.name = "NodeNotFoundError";
+  }
+}
+
 export class BadRequestError extends Error {
   constructor(
     readonly code: string,
@@ -45,6 +52,7 @@ function problemFor(error: unknown): ProblemDetails {
     return problem(409, "name-taken", "The name is taken", error.message, [{ code: "name.taken", path: ["name"], message: error.message }]);
   }
   if (named(error, "SandboxNotFoundError")) return problem(404, "not-found", "No such sandbox", error.message);
+  if (named(error, "NodeNotFoundError")) return problem(404, "node-not-found", "No such node", error.message);
   if (named(error, "InvalidCursorError")) {
     return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
   }

@@ -7,6 +7,8 @@ import { sandboxRecordSchema } from "../domain/sandbox-record.ts";
 import { sandboxSpecSchema } from "../domain/sandbox-spec.ts";
 import { timelineEventSchema } from "../domain/timeline.ts";
 import { volumeSchema } from "../domain/volume.ts";
+import { maintenancePreviewSchema } from "../disruption/maintenance-preview.ts";
+import { nodeViewSchema } from "../sandboxes/describe-nodes.ts";
 import { problemDetailsSchema } from "./problem-details.ts";
 
 // GET /api/v1/openapi.json, generated from the very zod schemas the API validates with, so the
@@ -97,6 +99,20 @@ export function openApiDocument(version: string) {
         parameters: [idParameter],
         get: { summary: "The sandbox's checkpoints, newest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("Checkpoint") } } }), 404: problems } },
       },
+      "/api/v1/nodes": {
+        get: {
+          summary: "The cluster's nodes by name, each with the sandboxes on it",
+          parameters: [
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+            { name: "cursor", in: "query", schema: { type: "string" } },
+          ],
+          responses: { 200: { description: "A page", ...json(page("Node")) }, 400: problems, 503: problems },
+        },
+      },
+      "/api/v1/nodes/{name}/maintenance/preview": {
+        parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }],
+        get: { summary: "What draining the node would do to each pod on it", responses: { 200: json(ref("MaintenancePreview")), 404: problems, 503: problems } },
+      },
       "/metrics": {
         get: { summary: "Prometheus text format: sandboxes by phase, disruptions by reason, recovery durations, checkpoints by result and duration", responses: { 200: { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: { type: "string" } } } } } },
       },
@@ -127,6 +143,8 @@ export function openApiDocument(version: string) {
         TimelineEvent: jsonSchema(timelineEventSchema, "output"),
         Volume: jsonSchema(volumeSchema, "output"),
         Checkpoint: jsonSchema(checkpointSchema, "output"),
+        Node: jsonSchema(nodeViewSchema, "output"),
+        MaintenancePreview: jsonSchema(maintenancePreviewSchema, "output"),
         AuditEntry: jsonSchema(auditEntrySchema, "output"),
         Health: jsonSchema(healthSchema, "output"),
         Problem: jsonSchema(problemDetailsSchema, "output"),

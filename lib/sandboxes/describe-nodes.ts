@@ -1,0 +1,44 @@
+import type { V1Node } from "@kubernetes/client-node";
+import { z } from "zod";
+import { nodeIsCordoned, nodeIsDown } from "../disruption/node-state.ts";
+import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
+import { decodeCursor, encodeCursor } from "../store/cursor.ts";
+import { sandboxPhaseSchema } from "../domain/sandbox-status.ts";
+
+// The nodes, each with the sandboxes on it: where a platform team starts planning maintenance.
+
+export const nodeViewSchema = z.object({
+  name: z.string(),
+  ready: z.boolean(),
+  cordoned: z.boolean(),
+  sandboxes: z.array(z.object({ id: z.string(), name: z.string(), namespace: z.string(), phase: sandboxPhaseSchema })),
+});
+export type NodeView = z.infer<typeof nodeViewSchema>;
+
+const NODE_CURSOR = /^[a-z0-9][a-z0-9.-]*$/;
+
+/** One page of nodes, by name. */
+export function pageOfNodes(views: NodeView[], request: { limit: number; cursor?: string }): Page<NodeView> {
+  const after = request.cursor ? decodeCursor(request.cursor, NODE_CURSOR) : null;
+  const from = after === null ? 0 : views.findIndex((view) => view.name.localeCompare(after) > 0);
+  const start = from === -1 ? views.length : from;
+  const items = views.slice(start, start + request.limit);
+  return { items, nextCursor: start + request.limit < views.length && items.length > 0 ? encodeCursor(items.at(-1)!.name) : null };
+}
+
+export function describeNodes(nodes: V1Node[], sandboxes: SandboxRecord[]): NodeView[] {
+  return nodes
+    .map((node) => {
+      const name = node.metadata?.name ?? "";
+      return {
+        name,
+        ready: !nodeIsDown(node),
+        cordoned: nodeIsCordoned(node),
+        sandboxes: sandboxes
+          .filter((record) => record.nodeName === name)
+          .map((record) => ({ id: record.id, name: record.name, namespace: record.namespace, phase: record.phase }))
+          .sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
