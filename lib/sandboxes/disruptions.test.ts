@@ -5,7 +5,11 @@ import type { TimelineEvent } from "../domain/timeline.ts";
 import type { DisruptionDetails } from "../disruption/disruption-details.ts";
 import type { Protection } from "../disruption/eviction-protection.ts";
 import type { DrainReport } from "../sim/index.ts";
+import { eventually } from "../sim/testing/eventually.ts";
+import { LiveSandboxes } from "./live-sandboxes.ts";
+import { OperationsInFlight } from "./operations-in-flight.ts";
 import { execInSandbox } from "./sandbox-actions.ts";
+import { StatusReconciler } from "./status-reconciler.ts";
 import { inPhase, startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 
 // What Kubernetes does to a running sandbox — drains, kubelet eviction, preemption, deletion,
@@ -197,5 +201,49 @@ describe("a drain of the node under a protected sandbox", () => {
       if (record.conditions.find((one) => one.type === "EvictionBlocked")?.status !== "False") throw new Error("still blocked");
     });
     expect((released.details.protection as Protection).protected).toBe(true);
+  });
+});
+
+describe("a console restarted in the middle of a disruption", () => {
+  let world: ReconciledWorld;
+  let before: SandboxRecord;
+  let after: SandboxRecord;
+  let events: TimelineEvent[];
+  beforeAll(async () => {
+    world = await startReconciledWorld({ workers: 2, defaultStorageClass: "portable" });
+    before = await markedSandbox(world, { name: "restarted" });
+    // Keep the replacement from being placed while the first console watches the disruption.
+    world.sim.faults.setUnschedulable(before.nodeName === "worker-1" ? "worker-2" : "worker-1", true);
+    await world.sim.faults.drain(before.nodeName!);
+    await world.recordWhen(before.id, inPhase("Recovering"));
+    world.reconciler.stop();
+    // While no console watches, the cluster recovers the sandbox.
+    world.sim.faults.setUnschedulable(before.nodeName!, false);
+    await eventually(async () => {
+      const pod = await world.deps.resources.readPod("default", before.name);
+      if (!pod?.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error("replacement not Ready yet");
+    }, { timeoutMs: 20_000 });
+    const next = new StatusReconciler({ connection: world.deps.connection, store: world.deps.store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight: new OperationsInFlight(), live: new LiveSandboxes() });
+    await next.start();
+    try {
+      after = await world.recordWhen(before.id, recoveredFrom(before));
+      events = await timelineOf(world, before.id);
+    } finally {
+      next.stop();
+    }
+  }, 90_000);
+  afterAll(() => world?.stop());
+
+  it("finishes the recovery the first console saw begin", () => {
+    expect(detailsOf(after).recovery?.reason).toBe("Recovered");
+  });
+
+  it("keeps the disruption's history complete: disrupted, recovering, recovered", () => {
+    const told = events.filter((event) => event.type !== "Lifecycle" && event.type !== "Checkpoint").map((event) => event.reason);
+    expect([told.includes("Disrupted"), told.includes("Recovering"), told.at(-1)]).toEqual([true, true, "Recovered"]);
+  });
+
+  it("tells the disruption once, not again after the restart", () => {
+    expect(events.filter((event) => event.reason === "Disrupted").length).toBe(1);
   });
 });

@@ -273,9 +273,10 @@ export class StatusReconciler {
       return;
     }
     const observed = this.observe(record);
-    // The cache may lag behind a Sandbox just made: only the API server may say it is gone.
-    if (!observed.sandbox && !(await this.resources.readSandbox(record.namespace, record.name))) {
-      await this.closeDeletedOutsideBerth(record);
+    // The cache may lag behind a Sandbox just made: only the API server may say it is gone. If
+    // it is there, the watch brings it soon, and the sandbox is looked at again then.
+    if (!observed.sandbox) {
+      if (!(await this.resources.readSandbox(record.namespace, record.name))) await this.closeDeletedOutsideBerth(record);
       return;
     }
     const protection = deriveProtection({
