@@ -165,7 +165,10 @@ berth_disruptions_total{reason="Preempted"} 0
 berth_disruptions_total{reason="ResourcePressure"} 0
 # HELP berth_maintenance_runs_total Node maintenance runs (planned drains) that finished, by outcome.
 # TYPE berth_maintenance_runs_total counter
+berth_maintenance_runs_total{outcome="Blocked"} 0
+berth_maintenance_runs_total{outcome="Cancelled"} 0
 berth_maintenance_runs_total{outcome="Failed"} 0
+berth_maintenance_runs_total{outcome="Interrupted"} 0
 berth_maintenance_runs_total{outcome="Succeeded"} 1
 # HELP berth_recovery_duration_seconds Seconds from a disruption to a Ready replacement pod, for disruptions that recovered.
 # TYPE berth_recovery_duration_seconds histogram

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHECKPOINT_RESULTS, checkpointResultSchema } from "../domain/checkpoint.ts";
+import { MAINTENANCE_RUN_STATES } from "../domain/maintenance.ts";
 import { SANDBOX_PHASES, sandboxPhaseSchema } from "../domain/sandbox-status.ts";
 import { DISRUPTION_REASONS, disruptionReasonSchema } from "../disruption/disruption-details.ts";
 import { histogramOf, renderPrometheusText, type HistogramSeries, type MetricFamily, type Sample } from "./prometheus-text.ts";
@@ -22,12 +23,8 @@ export const CHECKPOINT_DURATION_BUCKETS_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 1
 /** The checkpoint results that are final; a Running checkpoint is counted once it ends. */
 export const FINISHED_CHECKPOINT_RESULTS = CHECKPOINT_RESULTS.filter((result) => result !== "Running");
 
-/**
- * Maintenance outcomes always written, even at zero. Provisional: there is no maintenance
- * vocabulary in `lib/domain` yet; when there is, this list should be imported from there.
- * Any other CamelCase outcome is counted too, as its own series.
- */
-export const MAINTENANCE_RUN_OUTCOMES = ["Succeeded", "Failed"] as const;
+/** How a maintenance run can end: every one is written, even at zero. */
+export const MAINTENANCE_RUN_OUTCOMES = MAINTENANCE_RUN_STATES.filter((state) => state !== "Running");
 
 const durationMs = z.number().nonnegative().nullable();
 

@@ -21,10 +21,11 @@ async function liveSandboxes(runtime: Runtime): Promise<SandboxRecord[]> {
 }
 
 export async function metricsText(runtime: Runtime): Promise<string> {
-  const [sandboxes, disruptions, checkpoints] = await Promise.all([
+  const [sandboxes, disruptions, checkpoints, maintenanceRuns] = await Promise.all([
     liveSandboxes(runtime),
     runtime.store.timeline.disruptionHistory(),
     runtime.store.checkpoints.finishedOutcomes(),
+    runtime.store.maintenance.finishedOutcomes(),
   ]);
   return renderBerthMetrics({
     sandboxes: sandboxes.map((record) => ({ phase: record.phase })),
@@ -33,7 +34,6 @@ export async function metricsText(runtime: Runtime): Promise<string> {
       return reason.success ? [{ reason: reason.data, durationMs: one.durationMs }] : [];
     }),
     checkpoints,
-    // Planned maintenance is not built yet: no runs to count.
-    maintenanceRuns: [],
+    maintenanceRuns,
   });
 }

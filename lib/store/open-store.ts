@@ -7,6 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { auditRepository } from "./audit-repository.ts";
 import { checkpointRepository } from "./checkpoint-repository.ts";
+import { maintenanceRepository } from "./maintenance-repository.ts";
 import { lockDataDir, type DataDirLock } from "../platform/data-dir-lock.ts";
 import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport } from "./migrator.ts";
 import { createPrismaClient, type Db } from "./prisma-client.ts";
@@ -29,6 +30,7 @@ export interface Store {
   readonly checkpoints: ReturnType<typeof checkpointRepository>;
   readonly settings: ReturnType<typeof settingsRepository>;
   readonly audit: ReturnType<typeof auditRepository>;
+  readonly maintenance: ReturnType<typeof maintenanceRepository>;
   /** Answers a trivial query; throws if the database cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ function repositories(db: Db) {
     checkpoints: checkpointRepository(db),
     settings: settingsRepository(db),
     audit: auditRepository(db),
+    maintenance: maintenanceRepository(db),
     async ping() {
       await db.$queryRaw`SELECT 1`;
     },
