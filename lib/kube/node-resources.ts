@@ -1,12 +1,34 @@
-import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from "@kubernetes/client-node";
 import type { ClusterConnection } from "./cluster-connection.ts";
-import { kube } from "./kube-errors.ts";
+import { kube, KubeApiError } from "./kube-errors.ts";
+
+const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 
 // Calls about a node as a whole: what runs on it (every pod, not only sandboxes').
 
 export function nodeResources(connection: ClusterConnection) {
   const core = connection.kubeConfig.makeApiClient(CoreV1Api);
   return {
+    /** Cordon (true) or uncordon (false), as kubectl does. */
+    async setUnschedulable(nodeName: string, unschedulable: boolean): Promise<void> {
+      await kube(() => core.patchNode({ name: nodeName, body: { spec: { unschedulable: unschedulable ? true : null } } }, mergePatch));
+    },
+
+    /**
+     * One eviction through the Eviction API: "evicted", "refused" when a budget says no (429,
+     * try again later), or "gone" when the pod is not there any more.
+     */
+    async evictPod(namespace: string, name: string): Promise<"evicted" | "refused" | "gone"> {
+      try {
+        await kube(() => core.createNamespacedPodEviction({ namespace, name, body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { namespace, name } } }));
+        return "evicted";
+      } catch (error) {
+        if (error instanceof KubeApiError && error.code === 429) return "refused";
+        if (error instanceof KubeApiError && error.notFound) return "gone";
+        throw error;
+      }
+    },
+
     async listPodsOnNode(nodeName: string): Promise<V1Pod[]> {
       const pods: V1Pod[] = [];
       let token: string | undefined;

@@ -1,4 +1,4 @@
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest } from "../render/manifests.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
@@ -131,6 +131,19 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
 
     createBudget: (manifest: PodDisruptionBudgetManifest, options: { dryRun?: boolean } = {}) =>
       kube(() => policy.createNamespacedPodDisruptionBudget({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),
+
+    async readBudget(namespace: string, name: string): Promise<V1PodDisruptionBudget | null> {
+      try {
+        return await kube(() => policy.readNamespacedPodDisruptionBudget({ namespace, name }));
+      } catch (error) {
+        if (error instanceof KubeApiError && error.notFound) return null;
+        throw error;
+      }
+    },
+
+    /** Maintenance relaxes a budget to 0 for its own eviction and puts it back to 1 after. */
+    setBudgetMinAvailable: (namespace: string, name: string, minAvailable: number) =>
+      kube(() => policy.patchNamespacedPodDisruptionBudget({ namespace, name, body: { spec: { minAvailable } } }, mergePatch)),
 
     deleteBudget: (namespace: string, name: string) => ignoreNotFound(() => policy.deleteNamespacedPodDisruptionBudget({ namespace, name })),
   };

@@ -26,3 +26,11 @@ export class SandboxStateError extends Error {
     this.name = "SandboxStateError";
   }
 }
+
+/** The cluster has no node of that name (404). */
+export class NodeNotFoundError extends Error {
+  constructor(readonly nodeName: string) {
+    super(`The cluster has no node named ${nodeName}. GET /api/v1/nodes lists the nodes it has.`);
+    this.name = "NodeNotFoundError";
+  }
+}

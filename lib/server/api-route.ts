@@ -15,13 +15,6 @@ export class ClusterUnavailableError extends Error {
   }
 }
 
-export class NodeNotFoundError extends Error {
-  constructor(readonly nodeName: string) {
-    super(`The cluster has no node named ${nodeName}. GET /api/v1/nodes lists the nodes it has.`);
-    this.name = "NodeNotFoundError";
-  }
-}
-
 export class BadRequestError extends Error {
   constructor(
     readonly code: string,
