@@ -34,3 +34,11 @@ export class NodeNotFoundError extends Error {
     this.name = "NodeNotFoundError";
   }
 }
+
+/** No maintenance run has that id (404). */
+export class MaintenanceRunNotFoundError extends Error {
+  constructor(readonly runId: string) {
+    super(`No maintenance run has the id ${runId}. GET /api/v1/nodes/{name}/maintenance lists a node's runs.`);
+    this.name = "MaintenanceRunNotFoundError";
+  }
+}

@@ -46,6 +46,7 @@ function problemFor(error: unknown): ProblemDetails {
   }
   if (named(error, "SandboxNotFoundError")) return problem(404, "not-found", "No such sandbox", error.message);
   if (named(error, "NodeNotFoundError")) return problem(404, "node-not-found", "No such node", error.message);
+  if (named(error, "MaintenanceRunNotFoundError")) return problem(404, "maintenance-not-found", "No such maintenance run", error.message);
   if (named(error, "InvalidCursorError")) {
     return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
   }

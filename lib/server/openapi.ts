@@ -2,6 +2,7 @@ import { z } from "zod";
 import { auditEntrySchema } from "../domain/audit.ts";
 import { checkpointSchema } from "../domain/checkpoint.ts";
 import { execRequestSchema } from "../domain/exec-request.ts";
+import { maintenanceOptionsSchema, maintenanceRunSchema } from "../domain/maintenance.ts";
 import { healthSchema } from "../domain/health.ts";
 import { sandboxRecordSchema } from "../domain/sandbox-record.ts";
 import { sandboxSpecSchema } from "../domain/sandbox-spec.ts";
@@ -113,6 +114,23 @@ export function openApiDocument(version: string) {
         parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }],
         get: { summary: "What draining the node would do to each pod on it", responses: { 200: json(ref("MaintenancePreview")), 404: problems, 503: problems } },
       },
+      "/api/v1/nodes/{name}/maintenance": {
+        parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }],
+        post: {
+          summary: "Start planned maintenance of the node (cordon, checkpoint, relax budgets, evict, watch replacements, restore budgets); answers at once",
+          requestBody: { required: true, ...json(ref("MaintenanceOptions")) },
+          responses: { 202: json(ref("MaintenanceRun")), 400: problems, 404: problems, 409: problems, 503: problems },
+        },
+        get: { summary: "The node's maintenance runs, newest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("MaintenanceRun") } } }) } },
+      },
+      "/api/v1/maintenance/{id}": {
+        parameters: [idParameter],
+        get: { summary: "One maintenance run with its progress per sandbox and pod", responses: { 200: json(ref("MaintenanceRun")), 404: problems } },
+      },
+      "/api/v1/maintenance/{id}/cancel": {
+        parameters: [idParameter],
+        post: { summary: "Stop the run after its current step; budgets are restored, the node stays cordoned", responses: { 202: { description: "Cancelling" }, 409: problems, 503: problems } },
+      },
       "/metrics": {
         get: { summary: "Prometheus text format: sandboxes by phase, disruptions by reason, recovery durations, checkpoints by result and duration", responses: { 200: { description: "text/plain; version=0.0.4", content: { "text/plain": { schema: { type: "string" } } } } } },
       },
@@ -145,6 +163,8 @@ export function openApiDocument(version: string) {
         Checkpoint: jsonSchema(checkpointSchema, "output"),
         Node: jsonSchema(nodeViewSchema, "output"),
         MaintenancePreview: jsonSchema(maintenancePreviewSchema, "output"),
+        MaintenanceOptions: jsonSchema(maintenanceOptionsSchema, "input"),
+        MaintenanceRun: jsonSchema(maintenanceRunSchema, "output"),
         AuditEntry: jsonSchema(auditEntrySchema, "output"),
         Health: jsonSchema(healthSchema, "output"),
         Problem: jsonSchema(problemDetailsSchema, "output"),

@@ -3,24 +3,31 @@ import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import type { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import type { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { StatusReconciler } from "../sandboxes/status-reconciler.ts";
+import { MaintenanceRunner } from "../sandboxes/maintenance-run.ts";
+import { sandboxResources } from "../kube/sandbox-resources.ts";
+import { nodeResources } from "../kube/node-resources.ts";
 import type { Store } from "../store/index.ts";
 import type { RuntimeCluster } from "./cluster.ts";
 
-// Starts the status reconciler once per server process, in the background: a slow or
-// unreachable cluster must not hold up the console, and a cluster without the agent-sandbox
-// CRDs gets a reconciler as soon as they are served.
+// Starts the status reconciler — and the maintenance runner, which reads what it watches — once
+// per server process, in the background: a slow or unreachable cluster must not hold up the
+// console, and a cluster without the agent-sandbox CRDs gets them as soon as they are served.
+// Maintenance runs a stopped console left behind are closed (their budgets restored) at start.
 
 const RETRY_MS = 30_000;
 
 export interface RunningReconciler {
   /** The reconciler once its watches have synced; null before (or with no cluster to watch). */
   current(): StatusReconciler | null;
+  /** The maintenance runner, with the reconciler. */
+  maintenance(): MaintenanceRunner | null;
   stop(): void;
 }
 
 export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes; checkpointing: OperationsInFlight }): RunningReconciler {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
+  let maintenance: MaintenanceRunner | undefined;
   let retry: NodeJS.Timeout | undefined;
   const attempt = async () => {
     const discovery = await discoverSandboxApi(cluster.connection);
@@ -40,10 +47,23 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
       onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
     });
     await reconciler.start();
+    const started = reconciler;
+    maintenance = new MaintenanceRunner({
+      store,
+      connection: cluster.connection,
+      resources: sandboxResources(cluster.connection, discovery.version),
+      sandboxApiVersion: discovery.version,
+      defaults: config.gateway,
+      ...shared,
+      nodes: nodeResources(cluster.connection),
+      preview: (node) => started.maintenancePreview(node),
+    });
+    await maintenance.closeInterrupted();
   };
   void attempt().catch((error: unknown) => console.error("berth: the status reconciler could not start", error));
   return {
     current: () => (reconciler?.started ? reconciler : null),
+    maintenance: () => maintenance ?? null,
     stop() {
       stopped = true;
       clearTimeout(retry);

@@ -1,4 +1,5 @@
-import { apiRoute, ClusterUnavailableError, NodeNotFoundError } from "@/lib/server/api-route.ts";
+import { NodeNotFoundError } from "@/lib/sandboxes/lifecycle-errors.ts";
+import { apiRoute, ClusterUnavailableError } from "@/lib/server/api-route.ts";
 import { getRuntime } from "@/lib/server/runtime.ts";
 
 export const dynamic = "force-dynamic";
