@@ -2,6 +2,7 @@
 // Set BERTH_BENCH_DATABASE_URL (or BERTH_TEST_DATABASE_URL) to compare PGlite with PostgreSQL.
 import { benchDisruption } from "./disruption.bench.ts";
 import { benchLifecycle } from "./lifecycle.bench.ts";
+import { benchMaintenance } from "./maintenance.bench.ts";
 import { ms } from "./measure.ts";
 import { benchSimulatedCluster } from "./sim.bench.ts";
 import { benchStore } from "./store.bench.ts";
@@ -38,3 +39,9 @@ console.log(`\nGET /api/v1/sandboxes (memory) vs asking the cluster API: ${(life
 const disruption = await benchDisruption();
 console.log(`\n| disruption | evictions | median ms | p99 ms |\n|---|---:|---:|---:|`);
 console.log(`| eviction (Eviction API) → Disruption event on the bus (what SSE sends) | ${disruption.evictions} | ${ms(disruption.evictionToEventMedianMs)} | ${ms(disruption.evictionToEventP99Ms)} |`);
+
+const maintenance = await benchMaintenance();
+console.log(`\n| drain a node holding ${maintenance.sandboxes} sandboxes, each checkpointed first | ms |\n|---|---:|`);
+console.log(`| Berth maintenance run (parallelism ${maintenance.parallelism}) | ${maintenance.maintenanceRunMs.toFixed(0)} |`);
+console.log(`| by hand, one by one (checkpoint, evict, wait for the replacement) | ${maintenance.oneByOneMs.toFixed(0)} |`);
+console.log(`\nMaintenance run vs one by one: ${(maintenance.oneByOneMs / maintenance.maintenanceRunMs).toFixed(1)}× faster.`);

@@ -9,7 +9,8 @@ import { checkpointSandbox } from "./checkpoint-sandbox.ts";
 import { NodeNotFoundError, SandboxStateError } from "./lifecycle-errors.ts";
 import type { ActionDeps } from "./sandbox-actions.ts";
 
-// Planned maintenance of a node: cordon; checkpoint its sandboxes (a few at a time); obey each
+// Planned maintenance of a node: cordon; checkpoint its sandboxes and then move them (a few at a
+// time: `parallelism`); obey each
 // sandbox's checkpoint failure policy (Block keeps it here and protected, Proceed goes on,
 // ProceedAfterTimeout waits out the grace period first); relax a protected sandbox's budget only
 // for its own eviction; evict (retrying while a budget says no); watch the replacement; put the
@@ -133,11 +134,11 @@ export class MaintenanceRunner {
       await this.nodeEvent(run.node, "MaintenanceStarted", `Maintenance of ${run.node} started: node cordoned; ${progress.sandboxes.length} sandbox(es) to checkpoint and move, ${progress.pods.length} other pod(s)`, { runId: run.id });
 
       await inPool(progress.sandboxes, run.options.parallelism, (entry) => this.checkpointStep(run, entry, save, signal));
-      for (const entry of progress.sandboxes.filter((one) => one.step === "Checkpointed")) {
-        if (signal.aborted) break;
+      await inPool(progress.sandboxes.filter((one) => one.step === "Checkpointed"), run.options.parallelism, async (entry) => {
+        if (signal.aborted) return;
         const outcome = preview.pods.find((pod) => pod.sandbox?.id === entry.sandboxId)?.outcome;
         await this.moveStep(run, entry, outcome === "waitsForNode", { relaxed, save, restore }, signal);
-      }
+      });
       for (const pod of progress.pods) {
         if (signal.aborted) break;
         const predicted = preview.pods.find((one) => one.namespace === pod.namespace && one.pod === pod.pod)?.outcome;
