@@ -39,13 +39,16 @@ const policyOf = (record: SandboxRecord | null) => {
   };
 };
 
+/** Waits, or less if the run is cancelled meanwhile. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 
 /** Runs `work` over `items`, at most `limit` at a time. */
