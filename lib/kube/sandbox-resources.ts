@@ -20,12 +20,18 @@ const plural = "sandboxes";
 const MAX_CONFLICT_RETRIES = 5;
 const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 
-async function ignoreNotFound(call: () => Promise<unknown>): Promise<void> {
+/** A read of something that may not exist: null then, rather than an error. */
+async function nullIfNotFound<T>(call: () => Promise<T>): Promise<T | null> {
   try {
-    await kube(call);
+    return await kube(call);
   } catch (error) {
-    if (!(error instanceof KubeApiError && error.notFound)) throw error;
+    if (error instanceof KubeApiError && error.notFound) return null;
+    throw error;
   }
+}
+
+async function ignoreNotFound(call: () => Promise<unknown>): Promise<void> {
+  await nullIfNotFound(call);
 }
 
 export function sandboxResources(connection: ClusterConnection, version: SandboxApiVersion) {
@@ -41,26 +47,12 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
       )) as StoredSandbox;
     },
 
-    async readSandbox(namespace: string, name: string): Promise<StoredSandbox | null> {
-      try {
-        return (await kube(() => custom.getNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name }))) as StoredSandbox;
-      } catch (error) {
-        if (error instanceof KubeApiError && error.notFound) return null;
-        throw error;
-      }
-    },
+    readSandbox: (namespace: string, name: string) => nullIfNotFound(() => custom.getNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name })) as Promise<StoredSandbox | null>,
 
     deleteSandbox: (namespace: string, name: string) =>
       ignoreNotFound(() => custom.deleteNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name })),
 
-    async readPod(namespace: string, name: string): Promise<V1Pod | null> {
-      try {
-        return await kube(() => core.readNamespacedPod({ namespace, name }));
-      } catch (error) {
-        if (error instanceof KubeApiError && error.notFound) return null;
-        throw error;
-      }
-    },
+    readPod: (namespace: string, name: string): Promise<V1Pod | null> => nullIfNotFound(() => core.readNamespacedPod({ namespace, name })),
 
     /** With `uid`, only that pod: a replacement that took its name since is left alone (409 otherwise). */
     deletePod: (namespace: string, name: string, gracePeriodSeconds?: number, uid?: string) =>
@@ -73,14 +65,7 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
         }),
       ),
 
-    async readClaim(namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> {
-      try {
-        return await kube(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));
-      } catch (error) {
-        if (error instanceof KubeApiError && error.notFound) return null;
-        throw error;
-      }
-    },
+    readClaim: (namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> => nullIfNotFound(() => core.readNamespacedPersistentVolumeClaim({ namespace, name })),
 
     createClaim: (manifest: PersistentVolumeClaimManifest, options: { dryRun?: boolean } = {}) =>
       kube(() => core.createNamespacedPersistentVolumeClaim({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),
@@ -132,14 +117,7 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
     createBudget: (manifest: PodDisruptionBudgetManifest, options: { dryRun?: boolean } = {}) =>
       kube(() => policy.createNamespacedPodDisruptionBudget({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),
 
-    async readBudget(namespace: string, name: string): Promise<V1PodDisruptionBudget | null> {
-      try {
-        return await kube(() => policy.readNamespacedPodDisruptionBudget({ namespace, name }));
-      } catch (error) {
-        if (error instanceof KubeApiError && error.notFound) return null;
-        throw error;
-      }
-    },
+    readBudget: (namespace: string, name: string): Promise<V1PodDisruptionBudget | null> => nullIfNotFound(() => policy.readNamespacedPodDisruptionBudget({ namespace, name })),
 
     /** Maintenance relaxes a budget to 0 for its own eviction and puts it back to 1 after. */
     setBudgetMinAvailable: (namespace: string, name: string, minAvailable: number) =>
