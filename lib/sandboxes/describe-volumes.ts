@@ -1,4 +1,5 @@
 import type { CoreV1Event, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import { eventTime } from "./event-time.ts";
 import { berthLabelKeys } from "../domain/labels.ts";
 import type { Page } from "../domain/sandbox-record.ts";
 import type { Volume, VolumeState } from "../domain/volume.ts";
@@ -50,11 +51,6 @@ function pinnedNode(volume: V1PersistentVolume | undefined): string | null {
     if (hostname?.values?.length === 1) return hostname.values[0]!;
   }
   return null;
-}
-
-function eventTime(event: CoreV1Event): number {
-  const time = event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata?.creationTimestamp;
-  return time ? new Date(time as unknown as string).getTime() : 0;
 }
 
 /** Who a claim belongs to and how it is kept; null when it is not Berth's business. */

@@ -1,6 +1,7 @@
 import type { CoreV1Event, KubernetesObject, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
+import { eventTime } from "./event-time.ts";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { deriveProtection, withProtection, type Protection } from "../disruption/eviction-protection.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
@@ -9,7 +10,6 @@ import { nodeResources } from "../kube/node-resources.ts";
 import { describeNodes, type NodeView } from "./describe-nodes.ts";
 import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
-import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
 import { WatchCache, type WatchCacheStats } from "../kube/watch-cache.ts";
@@ -19,8 +19,8 @@ import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
 import { recoverFailedPod } from "./auto-recovery.ts";
 import { StateVerification } from "./state-verification.ts";
+import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventOf } from "./status-changes.ts";
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
-import type { NewTimelineEvent } from "../domain/timeline.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
 
@@ -430,67 +430,8 @@ function claimOwnerName(claim: { metadata?: { name?: string } }): string | undef
   return name?.startsWith("workspace-") ? name.slice("workspace-".length) : undefined;
 }
 
-function eventTime(event: CoreV1Event): number {
-  const time = event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata?.creationTimestamp;
-  return time ? new Date(time as unknown as string).getTime() : 0;
-}
-
-/** A Ready sandbox whose checkpoint is running shows it: exec is refused until it ends. */
-function checkpointing(status: SandboxStatus): SandboxStatus {
-  if (status.phase !== "Ready") return status;
-  return { ...status, phase: "Checkpointing", reason: "CheckpointRunning", message: "A checkpoint is running: new exec sessions are refused until it ends" };
-}
-
 /** What of a node a sandbox's status depends on: schedulable, Ready, tainted. */
 function nodeState(node: V1Node): string {
   const ready = node.status?.conditions?.find((condition) => condition.type === "Ready")?.status;
   return JSON.stringify([node.spec?.unschedulable ?? false, ready, (node.spec?.taints ?? []).map((taint) => `${taint.key}:${taint.effect}`).sort()]);
-}
-
-/** Disruption history and state verdicts change without the phase doing so; they are stored all the same. */
-function detailsChanged(before: SandboxStatus, after: SandboxStatus): boolean {
-  return JSON.stringify(before.details) !== JSON.stringify(after.details) || JSON.stringify(before.conditions.map(({ lastTransitionTime: _, ...rest }) => rest)) !== JSON.stringify(after.conditions.map(({ lastTransitionTime: _, ...rest }) => rest));
-}
-
-function protectionEventOf(record: SandboxRecord, protection: Protection, now: Date): NewTimelineEvent {
-  return {
-    sandboxId: record.id,
-    type: "Protection",
-    reason: protection.drainBlocked ? "DrainBlocked" : "DrainUnblocked",
-    message: protection.drainBlocked ? (protection.message ?? "A drain waits on this sandbox") : "No drain waits on this sandbox any more",
-    occurredAt: now,
-    data: { budgetName: protection.budgetName, nodeName: record.nodeName },
-  };
-}
-
-/** A change of phase (or of why), told as the kind of thing that happened. */
-function timelineEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent {
-  const history = readDisruptionDetails(after.details);
-  const recoveredNow = after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid && before.phase !== "Ready";
-  const type = after.phase === "Disrupted" ? "Disruption" : after.phase === "Recovering" || recoveredNow ? "Recovery" : "Lifecycle";
-  return {
-    sandboxId: before.id,
-    type,
-    reason: recoveredNow ? "Recovered" : after.phase === before.phase ? `${after.phase}Changed` : after.phase,
-    message: (recoveredNow ? history.recovery?.message : after.message) ?? `The sandbox is ${after.phase}`,
-    occurredAt: now,
-    data: {
-      phase: after.phase,
-      reason: after.reason,
-      previousPhase: before.phase,
-      podUid: after.podUid,
-      nodeName: after.nodeName,
-      ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }),
-    },
-  };
-}
-
-function changed(before: SandboxStatus, after: SandboxStatus): boolean {
-  return (
-    before.phase !== after.phase ||
-    before.reason !== after.reason ||
-    before.message !== after.message ||
-    before.podUid !== after.podUid ||
-    before.nodeName !== after.nodeName
-  );
 }

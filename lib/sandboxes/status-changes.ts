@@ -1,0 +1,63 @@
+import { readDisruptionDetails } from "../disruption/disruption-details.ts";
+import type { Protection } from "../disruption/eviction-protection.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { SandboxStatus } from "../domain/sandbox-status.ts";
+import type { NewTimelineEvent } from "../domain/timeline.ts";
+
+// What the reconciler makes of a newly derived status: whether it is worth storing, worth telling
+// the timeline, and in which words. Pure.
+
+/** A Ready sandbox whose checkpoint is running shows it: exec is refused until it ends. */
+export function checkpointing(status: SandboxStatus): SandboxStatus {
+  if (status.phase !== "Ready") return status;
+  return { ...status, phase: "Checkpointing", reason: "CheckpointRunning", message: "A checkpoint is running: new exec sessions are refused until it ends" };
+}
+
+
+/** Disruption history and state verdicts change without the phase doing so; they are stored all the same. */
+export function detailsChanged(before: SandboxStatus, after: SandboxStatus): boolean {
+  return JSON.stringify(before.details) !== JSON.stringify(after.details) || JSON.stringify(before.conditions.map(({ lastTransitionTime: _, ...rest }) => rest)) !== JSON.stringify(after.conditions.map(({ lastTransitionTime: _, ...rest }) => rest));
+}
+
+export function protectionEventOf(record: SandboxRecord, protection: Protection, now: Date): NewTimelineEvent {
+  return {
+    sandboxId: record.id,
+    type: "Protection",
+    reason: protection.drainBlocked ? "DrainBlocked" : "DrainUnblocked",
+    message: protection.drainBlocked ? (protection.message ?? "A drain waits on this sandbox") : "No drain waits on this sandbox any more",
+    occurredAt: now,
+    data: { budgetName: protection.budgetName, nodeName: record.nodeName },
+  };
+}
+
+/** A change of phase (or of why), told as the kind of thing that happened. */
+export function timelineEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent {
+  const history = readDisruptionDetails(after.details);
+  const recoveredNow = after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid && before.phase !== "Ready";
+  const type = after.phase === "Disrupted" ? "Disruption" : after.phase === "Recovering" || recoveredNow ? "Recovery" : "Lifecycle";
+  return {
+    sandboxId: before.id,
+    type,
+    reason: recoveredNow ? "Recovered" : after.phase === before.phase ? `${after.phase}Changed` : after.phase,
+    message: (recoveredNow ? history.recovery?.message : after.message) ?? `The sandbox is ${after.phase}`,
+    occurredAt: now,
+    data: {
+      phase: after.phase,
+      reason: after.reason,
+      previousPhase: before.phase,
+      podUid: after.podUid,
+      nodeName: after.nodeName,
+      ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }),
+    },
+  };
+}
+
+export function changed(before: SandboxStatus, after: SandboxStatus): boolean {
+  return (
+    before.phase !== after.phase ||
+    before.reason !== after.reason ||
+    before.message !== after.message ||
+    before.podUid !== after.podUid ||
+    before.nodeName !== after.nodeName
+  );
+}
