@@ -14,6 +14,7 @@ describe("disruptionPolicySchema", () => {
       terminationGracePeriodSeconds: 30,
       checkpointFailurePolicy: "Block",
       autoRecoverFailedPods: true,
+      snapshotOnCheckpoint: false,
     });
   });
 

@@ -29,6 +29,11 @@ export const disruptionPolicySchema = z
      * under node pressure); with this on, Berth recovers such a sandbox itself.
      */
     autoRecoverFailedPods: z.boolean().default(true),
+    /**
+     * After a successful checkpoint, also take a CSI VolumeSnapshot of the workspace claim (where
+     * its storage supports snapshots; where it does not, the checkpoint says why at once).
+     */
+    snapshotOnCheckpoint: z.boolean().default(false),
   })
   .superRefine((policy, ctx) => {
     const checkpoint = policy.checkpointGracePeriodSeconds;

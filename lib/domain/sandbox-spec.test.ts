@@ -10,7 +10,7 @@ describe("sandboxSpecSchema", () => {
       env: [],
       workspace: {},
       volumes: [],
-      disruptionPolicy: { evictionProtection: false, terminationGracePeriodSeconds: 30, checkpointFailurePolicy: "Block", autoRecoverFailedPods: true },
+      disruptionPolicy: { evictionProtection: false, terminationGracePeriodSeconds: 30, checkpointFailurePolicy: "Block", autoRecoverFailedPods: true, snapshotOnCheckpoint: false },
     });
   });
 

@@ -96,3 +96,25 @@ describe("a console that stopped mid-checkpoint", () => {
     expect([closed?.id, closed?.result, (await reasonsOf(record)).includes("CheckpointInterrupted")]).toEqual([left.id, "Failed", true]);
   });
 });
+
+describe("a checkpoint that also snapshots the workspace", () => {
+  it("says at once why node-local storage took no snapshot", async () => {
+    const record = await world.readySandbox({ name: `ckpt-${++counter}`, disruptionPolicy: { snapshotOnCheckpoint: true } });
+    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    expect([checkpoint.result, checkpoint.snapshotReady, checkpoint.snapshotError]).toEqual(["Succeeded", false, expect.stringContaining("non-CSI")]);
+  });
+
+  describe("on storage with a CSI snapshotter", () => {
+    let portable: ReconciledWorld;
+    beforeAll(async () => {
+      portable = await startReconciledWorld({ defaultStorageClass: "portable" });
+    }, 30_000);
+    afterAll(() => portable?.stop());
+
+    it("has a ready VolumeSnapshot named on the checkpoint", async () => {
+      const record = await portable.readySandbox({ name: "snapshotted", disruptionPolicy: { snapshotOnCheckpoint: true } });
+      const checkpoint = await checkpointSandbox(portable.deps, record.id, "Manual", "alice");
+      expect([checkpoint.snapshotName, checkpoint.snapshotReady, checkpoint.snapshotError]).toEqual([`snapshotted-checkpoint-${checkpoint.id.slice(0, 8)}`, true, null]);
+    });
+  });
+});

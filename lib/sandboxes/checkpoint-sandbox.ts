@@ -7,11 +7,13 @@ import { AGENT_CONTAINER_NAME } from "../render/render-sandbox.ts";
 import { SandboxStateError } from "./lifecycle-errors.ts";
 import { untracked } from "./operations-in-flight.ts";
 import { liveRecord, type ActionDeps } from "./sandbox-actions.ts";
+import { snapshotWorkspace } from "./checkpoint-snapshot.ts";
 import { writeStateMarker } from "./state-marker.ts";
 
 // A checkpoint: the sandbox's own hook saves its work (run through exec within the checkpoint
 // grace period), the workspace is flushed, and the state marker is written so that a later
-// recovery can say whether this state came back. While it runs the sandbox shows Checkpointing
+// recovery can say whether this state came back; optionally a VolumeSnapshot of the workspace
+// follows. While it runs the sandbox shows Checkpointing
 // and refuses new exec sessions. Manual, or the first step of maintenance.
 
 const OUTPUT_TAIL_CHARS = 2_000;
@@ -19,6 +21,7 @@ const FLUSH_TIMEOUT_SECONDS = 10;
 
 interface Policy {
   checkpointHook?: string[];
+  snapshotOnCheckpoint?: boolean;
   checkpointGracePeriodSeconds?: number;
   terminationGracePeriodSeconds?: number;
 }
@@ -88,6 +91,7 @@ async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: st
     data: { checkpointId: finished.id, trigger, result, durationMs: finished.durationMs, hookOutputTail: tail, markerWritten },
   });
   await deps.store.audit.recordChange({ actor, action: "sandbox.checkpoint", targetKind: "Sandbox", targetId: record.id, outcome: result === "Succeeded" ? "Succeeded" : "Failed", details: { checkpointId: finished.id, result } });
+  if (result === "Succeeded" && policy.snapshotOnCheckpoint && record.workspaceBackend === "pvc") return snapshotWorkspace(deps, record, finished);
   return finished;
 }
 
