@@ -125,3 +125,31 @@ test("on embedded defaults, /api/health reports the embedded simulated cluster, 
   const { cluster } = (await (await request.get("/api/health")).json()) as { cluster: Record<string, unknown> };
   expect(cluster).toMatchObject({ mode: "embedded", server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), sandboxApiVersion: "v1beta1", connected: true });
 });
+
+// These create sandboxes, so they come after the tests of a fresh data directory.
+
+test.describe("the Sandboxes page, live", () => {
+  test("shows that updates are live", async ({ page }) => {
+    await page.goto("/sandboxes");
+    await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+  });
+
+  test("shows a sandbox created elsewhere without a reload, and follows it to Ready", async ({ page, request }) => {
+    await page.goto("/sandboxes");
+    await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+    const name = `live-${Date.now().toString(36)}`;
+    await request.post("/api/v1/sandboxes", { data: { name } });
+    const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name }) });
+    await expect(row).toBeVisible({ timeout: 15_000 });
+    await expect(row.getByText("Ready", { exact: true })).toBeVisible({ timeout: 20_000 });
+  });
+
+  test("narrows the table with the search field", async ({ page, request }) => {
+    const wanted = `find-me-${Date.now().toString(36)}`;
+    await request.post("/api/v1/sandboxes", { data: { name: wanted } });
+    await request.post("/api/v1/sandboxes", { data: { name: `other-${Date.now().toString(36)}` } });
+    await page.goto("/sandboxes");
+    await page.getByRole("searchbox", { name: "Search" }).fill("find-me");
+    await expect(page.getByRole("rowheader")).toHaveText([wanted]);
+  });
+});

@@ -3,21 +3,30 @@ import { Suspense } from "react";
 import { Brand } from "@/app/components/brand.tsx";
 import { SideNav } from "@/app/components/side-nav.tsx";
 import { StatusBadges } from "@/app/components/status-badges.tsx";
+import { LiveUpdates } from "./_components/live-updates.tsx";
+import { QueryProvider } from "./_components/query-provider.tsx";
 import { PENDING_STATUS, RuntimeStatus } from "./_components/runtime-status.tsx";
 import styles from "./layout.module.css";
 
-/** The console shell: header with status, navigation on the left, the page in the main region. */
+/**
+ * The console shell: header with status and whether updates are live, navigation on the left,
+ * the page in the main region. One react-query cache and one event stream serve every page.
+ */
 export default function ConsoleLayout({ children }: { children: ReactNode }) {
   return (
+    <QueryProvider>
     <div className={styles.shell}>
       <a href="#main" className={styles.skipLink}>
         Skip to content
       </a>
       <header className={styles.header}>
         <Brand />
-        <Suspense fallback={<StatusBadges items={PENDING_STATUS} />}>
-          <RuntimeStatus />
-        </Suspense>
+        <div className={styles.headerStatus}>
+          <LiveUpdates />
+          <Suspense fallback={<StatusBadges items={PENDING_STATUS} />}>
+            <RuntimeStatus />
+          </Suspense>
+        </div>
       </header>
       <div className={styles.sidebar}>
         <SideNav />
@@ -26,5 +35,6 @@ export default function ConsoleLayout({ children }: { children: ReactNode }) {
         <div className={styles.content}>{children}</div>
       </main>
     </div>
+    </QueryProvider>
   );
 }

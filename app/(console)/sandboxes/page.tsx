@@ -1,50 +1,27 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { getRuntime } from "@/lib/server/runtime.ts";
-import { EmptyState } from "@/app/components/empty-state.tsx";
-import { SandboxIcon } from "@/app/components/icons.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
-import { SandboxTable, type SandboxRow } from "@/app/components/sandbox-table.tsx";
-import styles from "../page.module.css";
+import { getRuntime } from "@/lib/server/runtime.ts";
+import { LiveSandboxTable } from "./_components/live-sandbox-table.tsx";
+import { sandboxRowSchema, type SandboxRow } from "./_components/sandbox-rows.ts";
 
 export const metadata: Metadata = { title: "Sandboxes" };
 
-const PAGE_SIZE = 100;
+/** Every live sandbox, from the server's in-memory list; the table keeps it current from there. */
+async function initialRows(): Promise<SandboxRow[]> {
+  const { live, store } = await getRuntime();
+  const records = live.ready ? live.all() : (await store.sandboxes.listSandboxes({ limit: 500 })).items;
+  // The same shape the browser gets from GET /api/v1/sandboxes (JSON: dates as strings).
+  return records.map((record) => sandboxRowSchema.parse(JSON.parse(JSON.stringify(record)))).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? 1 : -1));
+}
 
 export default async function SandboxesPage() {
   await connection();
-  const { store } = await getRuntime();
-  const { items, nextCursor } = await store.sandboxes.listSandboxes({ limit: PAGE_SIZE });
-  const now = new Date();
-
-  const rows: SandboxRow[] = items.map((sandbox) => ({
-    id: sandbox.id,
-    name: sandbox.name,
-    namespace: sandbox.namespace,
-    phase: sandbox.phase,
-    createdAt: sandbox.createdAt,
-  }));
-
+  const rows = await initialRows();
   return (
     <>
       <PageHeader title="Sandboxes" description="Agent environments: each one a Sandbox resource, its pod and its workspace." />
-      {rows.length === 0 ? (
-        <EmptyState icon={<SandboxIcon />} title="No sandboxes yet">
-          <p>
-            This version creates sandboxes through its API only (<code>POST /api/v1/sandboxes</code>); the create form
-            comes later. Sandboxes you create will be listed here with their phase and age.
-          </p>
-        </EmptyState>
-      ) : (
-        <>
-          <SandboxTable sandboxes={rows} now={now} caption={`Sandboxes (${rows.length})`} />
-          <p className={styles.footnote}>
-            {nextCursor
-              ? `Showing the first ${rows.length} sandboxes.`
-              : `${rows.length} ${rows.length === 1 ? "sandbox" : "sandboxes"}.`}
-          </p>
-        </>
-      )}
+      <LiveSandboxTable initialRows={rows} initialAt={Date.now()} />
     </>
   );
 }

@@ -1,0 +1,65 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import styles from "./live-updates.module.css";
+
+type StreamState = "connecting" | "live" | "reconnecting";
+
+const LABELS: Record<StreamState, string> = {
+  connecting: "Connecting to live updates…",
+  live: "Live",
+  reconnecting: "Live updates interrupted — reconnecting",
+};
+
+/** Changes in a burst (a drain moves many sandboxes) refresh the lists once, not once per event. */
+const REFRESH_AFTER_MS = 250;
+
+/**
+ * The one event stream of the tab (GET /api/v1/events). Each timeline event marks what it is
+ * about as stale in the react-query cache, so every page on screen refetches what changed. The
+ * browser resends Last-Event-ID when it reconnects, so nothing is lost across a drop; after a
+ * drop everything is refreshed once. Shows plainly whether updates are live.
+ */
+export function LiveUpdates() {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<StreamState>("connecting");
+  const pending = useRef<Set<string>>(new Set());
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    const source = new EventSource("/api/v1/events");
+    let dropped = false;
+    const flush = () => {
+      timer.current = null;
+      void queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
+      for (const id of pending.current) void queryClient.invalidateQueries({ queryKey: ["sandbox", id] });
+      pending.current.clear();
+    };
+    source.onopen = () => {
+      setState("live");
+      if (dropped) void queryClient.invalidateQueries();
+      dropped = false;
+    };
+    source.onerror = () => {
+      dropped = true;
+      setState("reconnecting");
+    };
+    source.addEventListener("timeline", (message) => {
+      const { sandboxId } = JSON.parse((message as MessageEvent<string>).data) as { sandboxId: string | null };
+      if (sandboxId) pending.current.add(sandboxId);
+      timer.current ??= setTimeout(flush, REFRESH_AFTER_MS);
+    });
+    return () => {
+      source.close();
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [queryClient]);
+
+  return (
+    <span className={styles.indicator} data-state={state} role="status" aria-live="polite">
+      <span className={styles.dot} aria-hidden="true" />
+      {LABELS[state]}
+    </span>
+  );
+}
