@@ -77,17 +77,19 @@ test("Sandboxes shows an honest empty state on a fresh data directory", async ({
   await expect(main.getByRole("button")).toHaveCount(0);
 });
 
-test("Volumes and Nodes say plainly that they list nothing yet instead of showing rows", async ({ page }) => {
-  for (const [path, heading] of [
-    ["/volumes", "No volume claims to show"],
-    ["/nodes", "No nodes to show"],
-  ] as const) {
-    await page.goto(path);
-    const main = page.getByRole("main");
-    await expect(main.getByRole("heading", { level: 2, name: heading })).toBeVisible();
-    await expect(main).toContainText("does not list");
-    await expect(main.getByRole("table")).toHaveCount(0);
-  }
+test("Nodes says plainly that it lists nothing yet instead of showing rows", async ({ page }) => {
+  await page.goto("/nodes");
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { level: 2, name: "No nodes to show" })).toBeVisible();
+  await expect(main).toContainText("does not list");
+  await expect(main.getByRole("table")).toHaveCount(0);
+});
+
+test("Volumes shows an honest empty state on a fresh data directory", async ({ page }) => {
+  await page.goto("/volumes");
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { level: 2, name: "No volume claims yet" })).toBeVisible();
+  await expect(main.getByRole("table")).toHaveCount(0);
 });
 
 test("Settings lists the gateway defaults with their Helm value names and sources", async ({ page }) => {
@@ -151,5 +153,17 @@ test.describe("the Sandboxes page, live", () => {
     await page.goto("/sandboxes");
     await page.getByRole("searchbox", { name: "Search" }).fill("find-me");
     await expect(page.getByRole("rowheader")).toHaveText([wanted]);
+  });
+});
+
+test.describe("the Volumes page, live", () => {
+  test("shows a pvc sandbox's claim without a reload, owned by that sandbox", async ({ page, request }) => {
+    await page.goto("/volumes");
+    await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
+    const name = `vol-${Date.now().toString(36)}`;
+    await request.post("/api/v1/sandboxes", { data: { name, workspace: { claim: { ownership: "retain" } } } });
+    const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^workspace-${name}`) }) });
+    await expect(row).toBeVisible({ timeout: 15_000 });
+    await expect(row.getByRole("cell").nth(1)).toHaveText("retain");
   });
 });

@@ -33,6 +33,7 @@ export function LiveUpdates() {
     const flush = () => {
       timer.current = null;
       void queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
+      void queryClient.invalidateQueries({ queryKey: ["volumes"] });
       for (const id of pending.current) void queryClient.invalidateQueries({ queryKey: ["sandbox", id] });
       pending.current.clear();
     };

@@ -1,23 +1,20 @@
 import type { Metadata } from "next";
-import { EmptyState } from "@/app/components/empty-state.tsx";
-import { VolumeIcon } from "@/app/components/icons.tsx";
+import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
+import { getRuntime } from "@/lib/server/runtime.ts";
+import { LiveVolumeTable } from "./_components/live-volume-table.tsx";
 
 export const metadata: Metadata = { title: "Volumes" };
 
-export default function VolumesPage() {
+export default async function VolumesPage() {
+  await connection();
+  const reconciler = (await getRuntime()).reconciler.current();
+  // Before Berth watches the cluster there is nothing to show yet; the table fills in live.
+  const volumes = reconciler ? JSON.parse(JSON.stringify(await reconciler.volumes())) : [];
   return (
     <>
-      <PageHeader
-        title="Volumes"
-        description="PersistentVolumeClaims behind sandbox workspaces and extra volumes, with who owns each one."
-      />
-      <EmptyState icon={<VolumeIcon />} title="No volume claims to show">
-        <p>
-          This version of Berth does not list claims yet: that comes with its sandbox driver. Workspace and extra
-          volume claims will appear here with their owner, binding and storage class.
-        </p>
-      </EmptyState>
+      <PageHeader title="Volumes" description="PersistentVolumeClaims behind sandbox workspaces and extra volumes, with who owns each one and how long it lives." />
+      <LiveVolumeTable initialVolumes={volumes} initialAt={Date.now()} />
     </>
   );
 }

@@ -15,9 +15,12 @@ import styles from "./live-sandbox-table.module.css";
 const ROW_HEIGHT = 45;
 const COLUMNS = 9;
 
-/** Ages tick along without refetching. */
-function useNow(everyMs: number): Date {
-  const [now, setNow] = useState(() => new Date());
+/**
+ * Ages tick along without refetching. The first render uses the server's moment, so the HTML the
+ * server sent and the browser's first render agree (no hydration mismatch on "45s" vs "46s").
+ */
+function useNow(startAt: number, everyMs: number): Date {
+  const [now, setNow] = useState(() => new Date(startAt));
   useEffect(() => {
     const timer = setInterval(() => setNow(new Date()), everyMs);
     return () => clearInterval(timer);
@@ -52,7 +55,7 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
   const [phase, setPhase] = useState("");
   const [search, setSearch] = useState("");
   const rows = useMemo(() => filterRows(all, { phase, search }), [all, phase, search]);
-  const now = useNow(15_000);
+  const now = useNow(initialAt, 15_000);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,

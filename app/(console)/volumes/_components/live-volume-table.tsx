@@ -1,0 +1,83 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { VolumeIcon } from "@/app/components/icons.tsx";
+import tableStyles from "@/app/components/data-table.module.css";
+import type { Volume } from "@/lib/domain/volume.ts";
+import { fetchVolumes, OWNERSHIP_LIFECYCLE } from "./volume-rows.ts";
+import styles from "./live-volume-table.module.css";
+
+const STATE_LABELS: Record<Volume["state"], string> = { attached: "Attached", detached: "Detached", orphaned: "Orphaned" };
+
+function Binding({ volume }: { volume: Volume }) {
+  if (volume.phase === "Bound") return <span>Bound</span>;
+  return (
+    <span className={styles.warning} title={volume.pendingReason ?? undefined}>
+      {volume.phase}
+      {volume.pendingReason ? <span className={styles.why}>{volume.pendingReason}</span> : null}
+    </span>
+  );
+}
+
+/** Every claim Berth knows, kept current by the event stream. */
+export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes: Volume[]; initialAt: number }) {
+  const { data: volumes, error } = useQuery({ queryKey: ["volumes"], queryFn: ({ signal }) => fetchVolumes(signal), initialData: initialVolumes, initialDataUpdatedAt: initialAt });
+  if (volumes.length === 0) {
+    return (
+      <EmptyState icon={<VolumeIcon />} title="No volume claims yet">
+        <p>
+          A sandbox with a <code>pvc</code> workspace gets its claim here as soon as it is created, with its owner, binding and
+          storage class. Ephemeral sandboxes have none: their workspace is an <code>emptyDir</code> that lives and dies with the pod.
+        </p>
+      </EmptyState>
+    );
+  }
+  const caption = `Volume claims (${volumes.length})`;
+  return (
+    <>
+      {error ? <p className={styles.warning} role="alert">Could not refresh the list: {(error as Error).message}. Showing the last one received.</p> : null}
+      <div className={tableStyles.frame} role="region" aria-label={caption} tabIndex={0}>
+        <table className={tableStyles.table}>
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Claim</th>
+              <th scope="col">Sandbox</th>
+              <th scope="col">Ownership</th>
+              <th scope="col">Binding</th>
+              <th scope="col">Class</th>
+              <th scope="col" className={tableStyles.numeric}>Size</th>
+              <th scope="col">Pinned to node</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {volumes.map((volume) => (
+              <tr key={`${volume.namespace}/${volume.name}`}>
+                <th scope="row" className={tableStyles.primary}>
+                  {volume.name}
+                  <span className={styles.sub}>{volume.namespace} · {volume.usage}</span>
+                </th>
+                <td>{volume.sandbox ? `${volume.sandbox.name}${volume.sandbox.deleted ? " (deleted)" : ""}` : <span className={styles.muted}>unknown</span>}</td>
+                <td title={volume.ownership ? OWNERSHIP_LIFECYCLE[volume.ownership] : undefined}>{volume.ownership ?? "—"}</td>
+                <td>
+                  <Binding volume={volume} />
+                </td>
+                <td className={tableStyles.mono}>{volume.storageClassName ?? <span className={styles.muted}>none</span>}</td>
+                <td className={tableStyles.numeric}>{volume.capacity ?? volume.requested ?? "—"}</td>
+                <td className={tableStyles.mono}>{volume.pinnedToNode ?? <span className={styles.muted}>portable</span>}</td>
+                <td>
+                  <span data-state={volume.state} className={styles.state}>
+                    {STATE_LABELS[volume.state]}
+                  </span>
+                  {volume.attachedTo ? <span className={styles.sub}>to {volume.attachedTo.pod}{volume.attachedTo.nodeName ? ` on ${volume.attachedTo.nodeName}` : ""}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
