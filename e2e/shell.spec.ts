@@ -136,6 +136,17 @@ test.describe("the Sandboxes page, live", () => {
     await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
   });
 
+  test("says plainly when live updates are down, and when they are back", async ({ page, browserErrors }) => {
+    await page.route("**/api/v1/events", (route) => route.fulfill({ status: 503, body: "restarting" }));
+    await page.goto("/sandboxes");
+    await expect(page.getByRole("status").filter({ hasText: "interrupted" })).toBeVisible();
+    await page.unroute("**/api/v1/events");
+    await expect(page.getByRole("status").filter({ hasText: /^Live$/ })).toBeVisible({ timeout: 10_000 });
+    // The refused stream is logged by the browser, as it should be; nothing else may be.
+    const expected = (error: string) => error.includes("503") || error.includes("EventSource");
+    browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !expected(error)));
+  });
+
   test("shows a sandbox created elsewhere without a reload, and follows it to Ready", async ({ page, request }) => {
     await page.goto("/sandboxes");
     await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();

@@ -14,6 +14,7 @@ const LABELS: Record<StreamState, string> = {
 
 /** Changes in a burst (a drain moves many sandboxes) refresh the lists once, not once per event. */
 const REFRESH_AFTER_MS = 250;
+const RECONNECT_AFTER_MS = 3_000;
 
 /**
  * The one event stream of the tab (GET /api/v1/events). Each timeline event marks what it is
@@ -28,7 +29,8 @@ export function LiveUpdates() {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
-    const source = new EventSource("/api/v1/events");
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | null = null;
     let dropped = false;
     const flush = () => {
       timer.current = null;
@@ -37,22 +39,30 @@ export function LiveUpdates() {
       for (const id of pending.current) void queryClient.invalidateQueries({ queryKey: ["sandbox", id] });
       pending.current.clear();
     };
-    source.onopen = () => {
-      setState("live");
-      if (dropped) void queryClient.invalidateQueries();
-      dropped = false;
+    const connect = () => {
+      source = new EventSource("/api/v1/events");
+      source.onopen = () => {
+        setState("live");
+        if (dropped) void queryClient.invalidateQueries();
+        dropped = false;
+      };
+      source.onerror = () => {
+        dropped = true;
+        setState("reconnecting");
+        // The browser retries a dropped stream by itself, but gives up on an error answer
+        // (a server restarting says 503): then start a new stream after a pause.
+        if (source?.readyState === EventSource.CLOSED) retry = setTimeout(connect, RECONNECT_AFTER_MS);
+      };
+      source.addEventListener("timeline", (message) => {
+        const { sandboxId } = JSON.parse((message as MessageEvent<string>).data) as { sandboxId: string | null };
+        if (sandboxId) pending.current.add(sandboxId);
+        timer.current ??= setTimeout(flush, REFRESH_AFTER_MS);
+      });
     };
-    source.onerror = () => {
-      dropped = true;
-      setState("reconnecting");
-    };
-    source.addEventListener("timeline", (message) => {
-      const { sandboxId } = JSON.parse((message as MessageEvent<string>).data) as { sandboxId: string | null };
-      if (sandboxId) pending.current.add(sandboxId);
-      timer.current ??= setTimeout(flush, REFRESH_AFTER_MS);
-    });
+    connect();
     return () => {
-      source.close();
+      source?.close();
+      if (retry) clearTimeout(retry);
       if (timer.current) clearTimeout(timer.current);
     };
   }, [queryClient]);
