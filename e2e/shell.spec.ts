@@ -77,12 +77,19 @@ test("Sandboxes shows an honest empty state on a fresh data directory", async ({
   await expect(main.getByRole("button")).toHaveCount(0);
 });
 
-test("Nodes says plainly that it lists nothing yet instead of showing rows", async ({ page }) => {
+test("Nodes lists the embedded cluster's workers, each with its state", async ({ page }) => {
   await page.goto("/nodes");
   const main = page.getByRole("main");
-  await expect(main.getByRole("heading", { level: 2, name: "No nodes to show" })).toBeVisible();
-  await expect(main).toContainText("does not list");
-  await expect(main.getByRole("table")).toHaveCount(0);
+  await expect(main.getByRole("heading", { level: 2, name: "worker-1" })).toBeVisible();
+  await expect(main.getByRole("region", { name: "worker-1" })).toContainText("Ready");
+});
+
+test("Nodes previews what a drain would do, by keyboard", async ({ page }) => {
+  await page.goto("/nodes");
+  const worker = page.getByRole("main").getByRole("region", { name: "worker-1" });
+  await worker.getByRole("button", { name: "Preview a drain" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(worker.getByRole("table", { name: "What draining worker-1 would do" }).or(worker.getByText("Nothing runs on worker-1"))).toBeVisible();
 });
 
 test("Volumes shows an honest empty state on a fresh data directory", async ({ page }) => {

@@ -36,6 +36,7 @@ export function LiveUpdates() {
       timer.current = null;
       void queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
       void queryClient.invalidateQueries({ queryKey: ["volumes"] });
+      void queryClient.invalidateQueries({ queryKey: ["nodes"] });
       for (const id of pending.current) void queryClient.invalidateQueries({ queryKey: ["sandbox", id] });
       pending.current.clear();
     };

@@ -1,20 +1,18 @@
 import type { Metadata } from "next";
-import { EmptyState } from "@/app/components/empty-state.tsx";
-import { NodeIcon } from "@/app/components/icons.tsx";
+import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
+import { getRuntime } from "@/lib/server/runtime.ts";
+import { LiveNodeList } from "./_components/live-node-list.tsx";
 
 export const metadata: Metadata = { title: "Nodes" };
 
-export default function NodesPage() {
+export default async function NodesPage() {
+  await connection();
+  const reconciler = (await getRuntime()).reconciler.current();
   return (
     <>
-      <PageHeader title="Nodes" description="Cluster nodes, the sandboxes running on each, and planned maintenance." />
-      <EmptyState icon={<NodeIcon />} title="No nodes to show">
-        <p>
-          This version of Berth does not list nodes yet: that comes with its sandbox driver. Nodes and the sandboxes on
-          them will appear here, with planned maintenance.
-        </p>
-      </EmptyState>
+      <PageHeader title="Nodes" description="Cluster nodes, the sandboxes running on each, and what a drain would do to them." />
+      <LiveNodeList initialNodes={reconciler?.nodeViews() ?? []} initialAt={Date.now()} />
     </>
   );
 }

@@ -1,0 +1,111 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { NodeIcon } from "@/app/components/icons.tsx";
+import { PhaseBadge } from "@/app/components/phase-badge.tsx";
+import tableStyles from "@/app/components/data-table.module.css";
+import type { DrainOutcome } from "@/lib/disruption/maintenance-preview.ts";
+import type { NodeView } from "@/lib/sandboxes/describe-nodes.ts";
+import { fetchNodes, fetchPreview } from "./node-data.ts";
+import styles from "./live-node-list.module.css";
+
+const OUTCOME_LABELS: Record<DrainOutcome, string> = {
+  moves: "Moves elsewhere",
+  waitsForNode: "Waits for this node",
+  losesWorkspace: "Loses its ephemeral workspace",
+  cannotMove: "Cannot move",
+  evicted: "Evicted (not a sandbox)",
+  ignored: "Left alone",
+  refused: "Refused by drain",
+};
+
+/** What draining the node would do, fetched when asked for (it lists every pod on the node). */
+function DrainPreview({ node }: { node: string }) {
+  const { data, error, isPending } = useQuery({ queryKey: ["node-preview", node], queryFn: ({ signal }) => fetchPreview(node, signal) });
+  if (isPending) return <p className={styles.muted}>Working out what a drain of {node} would do…</p>;
+  if (error) return <p className={styles.warning} role="alert">{(error as Error).message}</p>;
+  if (data.pods.length === 0) return <p className={styles.muted}>Nothing runs on {node}: a drain would only cordon it.</p>;
+  const caption = `What draining ${node} would do`;
+  return (
+    <table className={tableStyles.table} aria-label={caption}>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Pod</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.pods.map((pod) => (
+          <tr key={`${pod.namespace}/${pod.pod}`}>
+            <th scope="row" className={tableStyles.primary}>
+              {pod.pod}
+              <span className={styles.sub}>{pod.sandbox ? "sandbox" : pod.namespace}</span>
+            </th>
+            <td>
+              {OUTCOME_LABELS[pod.outcome]}
+              {pod.checkpointedFirst ? <span className={styles.sub}>checkpointed first</span> : null}
+            </td>
+            <td className={styles.why}>{pod.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function NodeCard({ node }: { node: NodeView }) {
+  const [previewing, setPreviewing] = useState(false);
+  const state = !node.ready ? "Not Ready" : node.cordoned ? "Cordoned" : "Ready";
+  return (
+    <section className={styles.card} aria-labelledby={`node-${node.name}`}>
+      <header className={styles.cardHeader}>
+        <h2 id={`node-${node.name}`} className={styles.name}>
+          {node.name}
+        </h2>
+        <span className={styles.state} data-state={state}>
+          {state}
+        </span>
+        <span className={styles.muted}>
+          {node.sandboxes.length} {node.sandboxes.length === 1 ? "sandbox" : "sandboxes"}
+        </span>
+        <button type="button" className={styles.button} aria-expanded={previewing} onClick={() => setPreviewing((open) => !open)}>
+          {previewing ? "Hide drain preview" : "Preview a drain"}
+        </button>
+      </header>
+      {node.sandboxes.length > 0 ? (
+        <ul className={styles.sandboxes} aria-label={`Sandboxes on ${node.name}`}>
+          {node.sandboxes.map((sandbox) => (
+            <li key={sandbox.id}>
+              <span className={styles.sandboxName}>{sandbox.name}</span>
+              <PhaseBadge phase={sandbox.phase} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {previewing ? <DrainPreview node={node.name} /> : null}
+    </section>
+  );
+}
+
+/** The cluster's nodes with the sandboxes on each, kept current by the event stream. */
+export function LiveNodeList({ initialNodes, initialAt }: { initialNodes: NodeView[]; initialAt: number }) {
+  const { data: nodes } = useQuery({ queryKey: ["nodes"], queryFn: ({ signal }) => fetchNodes(signal), initialData: initialNodes, initialDataUpdatedAt: initialAt });
+  if (nodes.length === 0) {
+    return (
+      <EmptyState icon={<NodeIcon />} title="No nodes to show">
+        <p>Berth is not watching a cluster yet, or the cluster has no nodes: see the status in the header.</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <div className={styles.list}>
+      {nodes.map((node) => (
+        <NodeCard key={node.name} node={node} />
+      ))}
+    </div>
+  );
+}
