@@ -2,7 +2,7 @@ import type { V1Node } from "@kubernetes/client-node";
 import { z } from "zod";
 import { nodeIsCordoned, nodeIsDown } from "../disruption/node-state.ts";
 import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
-import { decodeCursor, encodeCursor } from "../store/cursor.ts";
+import { pageAfterKey } from "./key-paging.ts";
 import { sandboxPhaseSchema } from "../domain/sandbox-status.ts";
 
 // The nodes, each with the sandboxes on it: where a platform team starts planning maintenance.
@@ -19,11 +19,7 @@ const NODE_CURSOR = /^[a-z0-9][a-z0-9.-]*$/;
 
 /** One page of nodes, by name. */
 export function pageOfNodes(views: NodeView[], request: { limit: number; cursor?: string }): Page<NodeView> {
-  const after = request.cursor ? decodeCursor(request.cursor, NODE_CURSOR) : null;
-  const from = after === null ? 0 : views.findIndex((view) => view.name.localeCompare(after) > 0);
-  const start = from === -1 ? views.length : from;
-  const items = views.slice(start, start + request.limit);
-  return { items, nextCursor: start + request.limit < views.length && items.length > 0 ? encodeCursor(items.at(-1)!.name) : null };
+  return pageAfterKey(views, (view) => view.name, NODE_CURSOR, request);
 }
 
 export function describeNodes(nodes: V1Node[], sandboxes: SandboxRecord[]): NodeView[] {

@@ -4,7 +4,7 @@ import { berthLabelKeys } from "../domain/labels.ts";
 import type { Page } from "../domain/sandbox-record.ts";
 import type { Volume, VolumeState } from "../domain/volume.ts";
 import { claimOwnershipSchema, type ClaimOwnership } from "../domain/workspace.ts";
-import { decodeCursor, encodeCursor } from "../store/cursor.ts";
+import { pageAfterKey } from "./key-paging.ts";
 
 // The claims Berth knows, as a person managing storage wants to see them: whose, kept how,
 // bound or why not, where it may run, and whether anything uses it. Pure: a projection of what
@@ -121,11 +121,6 @@ const CURSOR_SHAPE = /^[a-z0-9][a-z0-9.-]*\/[a-z0-9][a-z0-9.-]*$/;
 
 /** One page of volumes (ordered by namespace and name), optionally of one namespace. */
 export function pageOfVolumes(volumes: Volume[], request: { limit: number; cursor?: string; namespace?: string }): Page<Volume> {
-  const after = request.cursor ? decodeCursor(request.cursor, CURSOR_SHAPE) : null;
   const all = request.namespace ? volumes.filter((volume) => volume.namespace === request.namespace) : volumes;
-  const from = after === null ? 0 : all.findIndex((volume) => key(volume.namespace, volume.name).localeCompare(after) > 0);
-  const start = from === -1 ? all.length : from;
-  const items = all.slice(start, start + request.limit);
-  const last = items.at(-1);
-  return { items, nextCursor: start + request.limit < all.length && last ? encodeCursor(key(last.namespace, last.name)) : null };
+  return pageAfterKey(all, (volume) => key(volume.namespace, volume.name), CURSOR_SHAPE, request);
 }

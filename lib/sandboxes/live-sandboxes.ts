@@ -27,12 +27,7 @@ export class LiveSandboxes {
   }
 
   async load(store: Store): Promise<void> {
-    let cursor: string | undefined;
-    do {
-      const page = await store.sandboxes.listSandboxes({ limit: 500, cursor });
-      for (const record of page.items) this.put(record);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    for (const record of await store.sandboxes.listAllLive()) this.put(record);
     this.loaded = true;
   }
 

@@ -150,12 +150,7 @@ export class StatusReconciler {
 
   /** Every live record, and every Sandbox in the cluster (those without a record are found). */
   async resyncAll(): Promise<void> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.options.store.sandboxes.listSandboxes({ limit: 500, cursor });
-      for (const record of page.items) this.enqueue(record.id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
     for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
   }
 

@@ -9,15 +9,7 @@ import type { Runtime } from "./runtime.ts";
 // aggregate is the next step if it ever is not.
 
 async function liveSandboxes(runtime: Runtime): Promise<SandboxRecord[]> {
-  if (runtime.live.ready) return runtime.live.all();
-  const all: SandboxRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await runtime.store.sandboxes.listSandboxes({ limit: 500, cursor });
-    all.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
+  return runtime.live.ready ? runtime.live.all() : runtime.store.sandboxes.listAllLive();
 }
 
 export async function metricsText(runtime: Runtime): Promise<string> {

@@ -47,7 +47,7 @@ function toRecord(row: SandboxRow): SandboxRecord {
 }
 
 export function sandboxRepository(db: Db) {
-  return {
+  const repository = {
     /** Records a new live sandbox; its name must be free among live sandboxes of its namespace. */
     async recordSandbox(sandbox: NewSandbox): Promise<SandboxRecord> {
       try {
@@ -103,6 +103,18 @@ export function sandboxRepository(db: Db) {
       return { items, nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.id) : null };
     },
 
+    /** Every live sandbox, newest first, read a page at a time. */
+    async listAllLive(): Promise<SandboxRecord[]> {
+      const all: SandboxRecord[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await repository.listSandboxes({ limit: 500, cursor });
+        all.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
+
     /** Replaces the derived status with what was last observed (level-triggered: whole, not a delta). */
     async saveStatus(id: string, status: SandboxStatus): Promise<SandboxRecord> {
       try {
@@ -152,6 +164,7 @@ export function sandboxRepository(db: Db) {
       await db.sandbox.deleteMany({ where: { id } });
     },
   };
+  return repository;
 }
 
 export type SandboxRepository = ReturnType<typeof sandboxRepository>;

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Sandboxes" };
 /** Every live sandbox, from the server's in-memory list; the table keeps it current from there. */
 async function initialRows(): Promise<SandboxRow[]> {
   const { live, store } = await getRuntime();
-  const records = live.ready ? live.all() : (await store.sandboxes.listSandboxes({ limit: 500 })).items;
+  const records = live.ready ? live.all() : await store.sandboxes.listAllLive();
   // The same shape the browser gets from GET /api/v1/sandboxes (JSON: dates as strings).
   return records.map((record) => sandboxRowSchema.parse(JSON.parse(JSON.stringify(record)))).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? 1 : -1));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fetchAllPages } from "@/app/(console)/_components/fetch-all-pages.ts";
 import { sandboxPhaseSchema } from "@/lib/domain/sandbox-status.ts";
 
 // A sandbox as the live table shows it, read from GET /api/v1/sandboxes (JSON: dates as
@@ -24,20 +25,10 @@ export const sandboxRowSchema = z.object({
 });
 export type SandboxRow = z.infer<typeof sandboxRowSchema>;
 
-const pageSchema = z.object({ items: z.array(sandboxRowSchema), nextCursor: z.string().nullable() });
 
 /** Every live sandbox, following the cursor page by page. */
-export async function fetchSandboxRows(signal?: AbortSignal): Promise<SandboxRow[]> {
-  const rows: SandboxRow[] = [];
-  let cursor: string | null = null;
-  do {
-    const response = await fetch(`/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
-    if (!response.ok) throw new Error(`Listing sandboxes failed: HTTP ${response.status}`);
-    const page = pageSchema.parse(await response.json());
-    rows.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return rows;
+export function fetchSandboxRows(signal?: AbortSignal): Promise<SandboxRow[]> {
+  return fetchAllPages("/api/v1/sandboxes", sandboxRowSchema, "sandboxes", signal);
 }
 
 /** The rows a filter keeps: a phase (or all) and a search in name, namespace and node. */

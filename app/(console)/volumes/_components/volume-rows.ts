@@ -1,21 +1,11 @@
-import { z } from "zod";
+import { fetchAllPages } from "@/app/(console)/_components/fetch-all-pages.ts";
 import { volumeSchema, type Volume } from "@/lib/domain/volume.ts";
 
 // The claims Berth knows, as GET /api/v1/volumes sends them, every page.
 
-const pageSchema = z.object({ items: z.array(volumeSchema), nextCursor: z.string().nullable() });
 
-export async function fetchVolumes(signal?: AbortSignal): Promise<Volume[]> {
-  const volumes: Volume[] = [];
-  let cursor: string | null = null;
-  do {
-    const response = await fetch(`/api/v1/volumes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
-    if (!response.ok) throw new Error(`Listing volumes failed: HTTP ${response.status}`);
-    const page = pageSchema.parse(await response.json());
-    volumes.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return volumes;
+export function fetchVolumes(signal?: AbortSignal): Promise<Volume[]> {
+  return fetchAllPages("/api/v1/volumes", volumeSchema, "volumes", signal);
 }
 
 /** What each ownership mode means for the claim's life, in a person's words. */

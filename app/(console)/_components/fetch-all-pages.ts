@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+/**
+ * Every item of a paginated Berth list (`{items, nextCursor}`), following the cursor, each page
+ * checked against the item schema. `what` names the list in the error a page shows.
+ */
+export async function fetchAllPages<Item extends z.ZodType>(path: string, item: Item, what: string, signal?: AbortSignal): Promise<z.infer<Item>[]> {
+  const pageSchema = z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+  const items: z.infer<Item>[] = [];
+  let cursor: string | null = null;
+  do {
+    const response = await fetch(`${path}?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
+    if (!response.ok) throw new Error(`Listing ${what} failed: HTTP ${response.status}`);
+    const page = pageSchema.parse(await response.json());
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
