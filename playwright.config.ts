@@ -8,13 +8,18 @@ import { defineConfig } from "@playwright/test";
  *
  * Each project gets a server of its own on a fresh data directory, so one project's sandboxes
  * never show up in another's pages: "console" checks the shell on an empty store, "api" drives
- * the HTTP API. The config is evaluated again in each worker process; keeping the directories in
+ * the HTTP API, "flows" walks through the console's user journeys (`*.flow.spec.ts`), which
+ * create sandboxes and disrupt them. BERTH_E2E_PORT_BASE moves the three ports (default 3210),
+ * so two checkouts can run their suites side by side. The config is evaluated again in each worker process; keeping the directories in
  * the environment makes workers see the same ones. The process that made them removes them when
  * it exits, after the web servers have been stopped.
  */
+const PORT_BASE = Number(process.env.BERTH_E2E_PORT_BASE ?? 3210);
+
 const SERVERS = [
-  { project: "console", port: 3210, testMatch: /shell\.spec\.ts/ },
-  { project: "api", port: 3211, testMatch: /api\.spec\.ts/ },
+  { project: "console", port: PORT_BASE, testMatch: /shell\.spec\.ts/ },
+  { project: "api", port: PORT_BASE + 1, testMatch: /api\.spec\.ts/ },
+  { project: "flows", port: PORT_BASE + 2, testMatch: /\.flow\.spec\.ts/ },
 ] as const;
 
 function dataDirFor(project: string): string {
