@@ -1,4 +1,5 @@
 import type { V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import { pinnedNodeOf } from "../kube/volume-topology.ts";
 import { z } from "zod";
 import { nodeIsCordoned, nodeIsDown } from "./node-state.ts";
 
@@ -50,15 +51,7 @@ export interface PreviewInputs {
   sandboxOf: (pod: V1Pod) => PreviewSandbox | null;
 }
 
-const HOSTNAME = "kubernetes.io/hostname";
 
-function pinnedNodeOf(volume: V1PersistentVolume | undefined): string | null {
-  for (const term of volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
-    const hostname = term.matchExpressions?.find((expression) => expression.key === HOSTNAME && expression.operator === "In");
-    if (hostname?.values?.length === 1) return hostname.values[0]!;
-  }
-  return null;
-}
 
 /** The claims of the pod whose volume is pinned to this node. */
 function claimsPinnedHere(pod: V1Pod, inputs: PreviewInputs, nodeName: string): string[] {

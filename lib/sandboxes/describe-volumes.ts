@@ -1,4 +1,5 @@
 import type { CoreV1Event, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
+import { pinnedNodeOf } from "../kube/volume-topology.ts";
 import { eventTime } from "./event-time.ts";
 import { berthLabelKeys } from "../domain/labels.ts";
 import type { Page } from "../domain/sandbox-record.ts";
@@ -30,7 +31,6 @@ export interface VolumeInputs {
   liveSandboxByName: (namespace: string, name: string) => SandboxRef | null;
 }
 
-const HOSTNAME = "kubernetes.io/hostname";
 const key = (namespace: string | undefined, name: string | undefined) => `${namespace}/${name}`;
 
 function mountsByClaim(pods: V1Pod[]): Map<string, { pod: V1Pod; volumeName: string }> {
@@ -44,14 +44,6 @@ function mountsByClaim(pods: V1Pod[]): Map<string, { pod: V1Pod; volumeName: str
   return mounts;
 }
 
-/** The node a node-local PersistentVolume is tied to, from its required node affinity. */
-function pinnedNode(volume: V1PersistentVolume | undefined): string | null {
-  for (const term of volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
-    const hostname = term.matchExpressions?.find((expression) => expression.key === HOSTNAME && expression.operator === "In");
-    if (hostname?.values?.length === 1) return hostname.values[0]!;
-  }
-  return null;
-}
 
 /** Who a claim belongs to and how it is kept; null when it is not Berth's business. */
 function belonging(claim: V1PersistentVolumeClaim, mount: { pod: V1Pod } | undefined, inputs: VolumeInputs): { sandbox: SandboxRef | null; ownership: ClaimOwnership; labelled: boolean } | null {
@@ -108,7 +100,7 @@ export function describeVolumes(inputs: VolumeInputs): Volume[] {
       capacity: claim.status?.capacity?.storage ?? null,
       accessModes: claim.spec?.accessModes ?? [],
       volumeName,
-      pinnedToNode: pinnedNode(volumeName ? volumesByName.get(volumeName) : undefined),
+      pinnedToNode: pinnedNodeOf(volumeName ? volumesByName.get(volumeName) : undefined),
       attachedTo: mount ? { pod: mount.pod.metadata?.name ?? "", nodeName: mount.pod.spec?.nodeName ?? null } : null,
       state: stateOf(Boolean(mount), owner.labelled, owner.sandbox, owner.ownership),
       createdAt: claim.metadata?.creationTimestamp ? new Date(claim.metadata.creationTimestamp as unknown as string).toISOString() : null,

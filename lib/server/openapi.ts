@@ -7,6 +7,7 @@ import { healthSchema } from "../domain/health.ts";
 import { sandboxRecordSchema } from "../domain/sandbox-record.ts";
 import { sandboxSpecSchema } from "../domain/sandbox-spec.ts";
 import { timelineEventSchema } from "../domain/timeline.ts";
+import { storageClassViewSchema } from "../domain/storage-class.ts";
 import { volumeSchema } from "../domain/volume.ts";
 import { maintenancePreviewSchema } from "../disruption/maintenance-preview.ts";
 import { nodeViewSchema } from "../sandboxes/describe-nodes.ts";
@@ -145,6 +146,12 @@ export function openApiDocument(version: string) {
           responses: { 200: { description: "A page", ...json(page("Volume")) }, 400: problems, 503: problems },
         },
       },
+      "/api/v1/storage-classes": {
+        get: {
+          summary: "The cluster's storage classes: the default marked, node-pinned or portable (and why), expansion and snapshot support",
+          responses: { 200: { description: "Every class, the default first", ...json({ type: "object", properties: { items: { type: "array", items: ref("StorageClass") } }, required: ["items"] }) }, 502: problems },
+        },
+      },
       "/api/v1/events": {
         get: {
           summary: "Server-Sent Events of every timeline event; Last-Event-ID resumes without loss",
@@ -160,6 +167,7 @@ export function openApiDocument(version: string) {
         ExecRequest: jsonSchema(execRequestSchema, "input"),
         TimelineEvent: jsonSchema(timelineEventSchema, "output"),
         Volume: jsonSchema(volumeSchema, "output"),
+        StorageClass: jsonSchema(storageClassViewSchema, "output"),
         Checkpoint: jsonSchema(checkpointSchema, "output"),
         Node: jsonSchema(nodeViewSchema, "output"),
         MaintenancePreview: jsonSchema(maintenancePreviewSchema, "output"),
