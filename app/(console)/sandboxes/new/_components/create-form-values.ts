@@ -1,0 +1,238 @@
+import type { SandboxSpecInput } from "@/lib/domain/sandbox-spec.ts";
+import type { ProblemPath } from "@/lib/domain/problems.ts";
+import type { Profile } from "@/lib/domain/profiles.ts";
+import type { CheckpointFailurePolicy } from "@/lib/domain/disruption-policy.ts";
+import type { WorkspaceBackend } from "@/lib/domain/gateway-defaults.ts";
+import { storageClassNameFor, type AccessMode, type ClaimOwnership, type StorageClassChoice } from "@/lib/domain/workspace.ts";
+
+// The create form's own state and its translation into the sandbox spec. The form holds what a
+// person types (text, ticks, a class picked from a list); the spec is what the API takes. One
+// translation each way keeps the browser on the server's schema: the form is validated by
+// turning it into a spec and parsing that with sandboxSpecSchema, and every problem — found here
+// or by the server — is put back on the field its spec path names.
+
+type StorageClassField = { choice: StorageClassChoice["kind"]; name: string };
+
+export interface ExtraVolumeValues {
+  name: string;
+  mountPath: string;
+  readOnly: boolean;
+  subPath: string;
+  pvc: {
+    claimName: string;
+    createIfNotExists: boolean;
+    deleteOnSandboxTermination: boolean;
+    storageClass: StorageClassField;
+    storage: string;
+    accessModes: AccessMode[];
+  };
+}
+
+export interface CreateFormValues {
+  name: string;
+  namespace: string;
+  profile: Profile;
+  image: string;
+  /** One argument per line; empty: the profile's command. */
+  command: string;
+  env: { name: string; value: string }[];
+  resources: { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
+  workspace: {
+    backend: WorkspaceBackend;
+    mountPath: string;
+    claim: {
+      ownership: ClaimOwnership;
+      claimName: string;
+      storageClass: StorageClassField;
+      size: string;
+      accessModes: AccessMode[];
+    };
+  };
+  volumes: ExtraVolumeValues[];
+  disruptionPolicy: {
+    evictionProtection: boolean;
+    terminationGracePeriodSeconds: string;
+    checkpointGracePeriodSeconds: string;
+    checkpointFailurePolicy: CheckpointFailurePolicy;
+    /** A shell line, run as `sh -c <line>`; empty: no hook. */
+    checkpointHook: string;
+    autoRecoverFailedPods: boolean;
+    snapshotOnCheckpoint: boolean;
+  };
+}
+
+/** What the form starts with: the gateway's backend, everything else as the spec's own defaults. */
+export function initialFormValues(gatewayBackend: WorkspaceBackend, claim?: { namespace: string; name: string }): CreateFormValues {
+  return {
+    name: "",
+    namespace: claim?.namespace ?? "",
+    profile: "generic",
+    image: "",
+    command: "",
+    env: [],
+    resources: { requests: { cpu: "", memory: "" }, limits: { cpu: "", memory: "" } },
+    workspace: {
+      backend: claim ? "pvc" : gatewayBackend,
+      mountPath: "",
+      claim: {
+        ownership: claim ? "existing" : "template",
+        claimName: claim?.name ?? "",
+        storageClass: { choice: "cluster-default", name: "" },
+        size: "",
+        accessModes: ["ReadWriteOnce"],
+      },
+    },
+    volumes: [],
+    disruptionPolicy: {
+      evictionProtection: false,
+      terminationGracePeriodSeconds: "30",
+      checkpointGracePeriodSeconds: "",
+      checkpointFailurePolicy: "Block",
+      checkpointHook: "",
+      autoRecoverFailedPods: true,
+      snapshotOnCheckpoint: false,
+    },
+  };
+}
+
+export function newExtraVolume(index: number): ExtraVolumeValues {
+  return {
+    name: `data-${index + 1}`,
+    mountPath: `/data-${index + 1}`,
+    readOnly: false,
+    subPath: "",
+    pvc: { claimName: "", createIfNotExists: true, deleteOnSandboxTermination: false, storageClass: { choice: "cluster-default", name: "" }, storage: "", accessModes: ["ReadWriteOnce"] },
+  };
+}
+
+/** A blank text field means "not set"; the spec leaves the key out. */
+const text = (value: string) => (value.trim() === "" ? undefined : value.trim());
+
+/** Whole seconds as typed; anything else goes through as typed so the schema names the field. */
+function seconds(value: string): number | string | undefined {
+  const typed = text(value);
+  if (typed === undefined) return undefined;
+  return /^\d+$/.test(typed) ? Number(typed) : typed;
+}
+
+function quantities(list: { cpu: string; memory: string }) {
+  const cpu = text(list.cpu);
+  const memory = text(list.memory);
+  return cpu === undefined && memory === undefined ? undefined : { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) };
+}
+
+function storageClassOf(field: StorageClassField): string | undefined {
+  return storageClassNameFor(field.choice === "named" ? { kind: "named", name: field.name } : { kind: field.choice });
+}
+
+const ONLY_READ_WRITE_ONCE = (modes: AccessMode[]) => modes.length === 1 && modes[0] === "ReadWriteOnce";
+
+function claimOf(values: CreateFormValues["workspace"]["claim"]) {
+  const existing = values.ownership === "existing";
+  const claim = pruned({
+    ...(values.ownership === "template" ? {} : { ownership: values.ownership }),
+    ...(values.ownership === "template" ? {} : { claimName: text(values.claimName) }),
+    // Berth does not create an existing claim, so what it would be created with is not asked.
+    ...(existing ? {} : { storageClassName: storageClassOf(values.storageClass), size: text(values.size) }),
+    ...(existing || ONLY_READ_WRITE_ONCE(values.accessModes) ? {} : { accessModes: values.accessModes }),
+  });
+  return Object.keys(claim).length > 0 ? claim : undefined;
+}
+
+function volumeOf(volume: ExtraVolumeValues) {
+  const creates = volume.pvc.createIfNotExists;
+  return {
+    name: volume.name.trim(),
+    mountPath: volume.mountPath.trim(),
+    readOnly: volume.readOnly,
+    ...(text(volume.subPath) ? { subPath: text(volume.subPath) } : {}),
+    pvc: {
+      claimName: volume.pvc.claimName.trim(),
+      createIfNotExists: creates,
+      deleteOnSandboxTermination: volume.pvc.deleteOnSandboxTermination,
+      ...(creates ? { storageClass: storageClassOf(volume.pvc.storageClass), storage: text(volume.pvc.storage) } : {}),
+      ...(creates && !ONLY_READ_WRITE_ONCE(volume.pvc.accessModes) ? { accessModes: volume.pvc.accessModes } : {}),
+    },
+  };
+}
+
+/** Drops keys whose value is undefined, so the spec says only what the person chose. */
+function pruned<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** The sandbox spec the form describes; `gatewayBackend` decides whether the backend is worth sending. */
+export function specFromForm(values: CreateFormValues, gatewayBackend: WorkspaceBackend): SandboxSpecInput {
+  const command = values.command.split("\n").map((line) => line.trim()).filter(Boolean);
+  const hook = text(values.disruptionPolicy.checkpointHook);
+  const resources = { requests: quantities(values.resources.requests), limits: quantities(values.resources.limits) };
+  const pvc = values.workspace.backend === "pvc";
+  const policy = values.disruptionPolicy;
+  return pruned({
+    name: values.name.trim(),
+    namespace: text(values.namespace),
+    profile: values.profile,
+    image: text(values.image),
+    command: command.length > 0 ? command : undefined,
+    env: values.env.filter((variable) => variable.name !== "" || variable.value !== ""),
+    resources: resources.requests || resources.limits ? resources : undefined,
+    workspace: {
+      backend: values.workspace.backend === gatewayBackend ? undefined : values.workspace.backend,
+      mountPath: text(values.workspace.mountPath),
+      claim: pvc ? claimOf(values.workspace.claim) : undefined,
+    },
+    volumes: values.volumes.map(volumeOf),
+    disruptionPolicy: {
+      evictionProtection: policy.evictionProtection,
+      terminationGracePeriodSeconds: seconds(policy.terminationGracePeriodSeconds),
+      checkpointGracePeriodSeconds: seconds(policy.checkpointGracePeriodSeconds),
+      checkpointFailurePolicy: policy.checkpointFailurePolicy,
+      checkpointHook: hook ? ["sh", "-c", hook] : undefined,
+      autoRecoverFailedPods: policy.autoRecoverFailedPods,
+      snapshotOnCheckpoint: policy.snapshotOnCheckpoint,
+    },
+  } as SandboxSpecInput);
+}
+
+/** Spec paths whose form field has another name or holds the whole list. */
+const RENAMED: [pattern: RegExp, field: (match: RegExpMatchArray) => string][] = [
+  [/^command(\.\d+)?$/, () => "command"],
+  [/^disruptionPolicy\.checkpointHook(\.\d+)?$/, () => "disruptionPolicy.checkpointHook"],
+  [/^workspace\.claim\.storageClassName$/, () => "workspace.claim.storageClass.name"],
+  [/^volumes\.(\d+)\.pvc\.storageClass$/, (match) => `volumes.${match[1]}.pvc.storageClass.name`],
+  [/^workspace\.claim\.accessModes\.\d+$/, () => "workspace.claim.accessModes"],
+  [/^volumes\.(\d+)\.pvc\.accessModes\.\d+$/, (match) => `volumes.${match[1]}.pvc.accessModes`],
+  [/^env\.(\d+)$/, (match) => `env.${match[1]}.name`],
+];
+
+/** Every field the form has, as a pattern over its dotted name. */
+const FIELDS = [
+  /^(name|namespace|profile|image|command)$/,
+  /^env\.\d+\.(name|value)$/,
+  /^resources\.(requests|limits)\.(cpu|memory)$/,
+  /^workspace\.(backend|mountPath)$/,
+  /^workspace\.claim\.(ownership|claimName|size|accessModes|storageClass\.name)$/,
+  /^volumes\.\d+\.(name|mountPath|readOnly|subPath)$/,
+  /^volumes\.\d+\.pvc\.(claimName|createIfNotExists|deleteOnSandboxTermination|storage|accessModes|storageClass\.name)$/,
+  /^disruptionPolicy\.(evictionProtection|terminationGracePeriodSeconds|checkpointGracePeriodSeconds|checkpointFailurePolicy|checkpointHook|autoRecoverFailedPods|snapshotOnCheckpoint)$/,
+];
+
+/**
+ * The form field a problem belongs on, from the problem's spec path; the nearest field above it
+ * when the path goes deeper than the form does; null when no field shows it (it goes above the
+ * form instead).
+ */
+export function formFieldOf(path: ProblemPath): string | null {
+  for (let length = path.length; length > 0; length--) {
+    let dotted = path.slice(0, length).join(".");
+    for (const [pattern, field] of RENAMED) {
+      const match = dotted.match(pattern);
+      if (match) {
+        dotted = field(match);
+        break;
+      }
+    }
+    if (FIELDS.some((field) => field.test(dotted))) return dotted;
+  }
+  return null;
+}
