@@ -25,4 +25,14 @@ export const test = base.extend<{ browserErrors: string[] }>({
   ],
 });
 
+/**
+ * For a test that provokes refusals on purpose: forgets the browser's "Failed to load resource"
+ * reports for these statuses (Chromium logs every failed fetch), keeping every other error.
+ */
+export function forgiveRefusedRequests(browserErrors: string[], ...statuses: number[]): void {
+  const forgiven = (error: string) => statuses.some((status) => error.includes(`Failed to load resource: the server responded with a status of ${status} `));
+  const kept = browserErrors.filter((error) => !forgiven(error));
+  browserErrors.splice(0, browserErrors.length, ...kept);
+}
+
 export { expect };

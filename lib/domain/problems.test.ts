@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InvalidSandboxSpecError, fieldName, problemsFromZodError, report } from "./problems.ts";
+import { InvalidSandboxSpecError, fieldName, pathOfFieldName, problemsFromZodError, report } from "./problems.ts";
 
 describe("fieldName", () => {
   it("writes indexes in brackets and keys with dots", () => {
     expect(fieldName(["volumes", 1, "pvc", "claimName"])).toBe("volumes[1].pvc.claimName");
+  });
+});
+
+describe("pathOfFieldName", () => {
+  it("reads back the path fieldName wrote", () => {
+    expect(pathOfFieldName("volumes[1].pvc.claimName")).toEqual(["volumes", 1, "pvc", "claimName"]);
   });
 });
 

@@ -89,3 +89,8 @@ export class InvalidSandboxSpecError extends Error {
 export function fieldName(path: ProblemPath): string {
   return path.reduce<string>((text, key) => (typeof key === "number" ? `${text}[${key}]` : text ? `${text}.${key}` : key), "");
 }
+
+/** The path a field name stands for, as fieldName writes it ("volumes[0].pvc.claimName"). */
+export function pathOfFieldName(field: string): ProblemPath {
+  return [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) => (match[2] === undefined ? match[1]! : Number(match[2])));
+}

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import Link from "next/link";
+import buttons from "@/app/components/buttons.module.css";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { getRuntime } from "@/lib/server/runtime.ts";
 import { LiveSandboxTable } from "./_components/live-sandbox-table.tsx";
@@ -20,7 +22,15 @@ export default async function SandboxesPage() {
   const rows = await initialRows();
   return (
     <>
-      <PageHeader title="Sandboxes" description="Agent environments: each one a Sandbox resource, its pod and its workspace." />
+      <PageHeader
+        title="Sandboxes"
+        description="Agent environments: each one a Sandbox resource, its pod and its workspace."
+        actions={
+          <Link href="/sandboxes/new" className={buttons.primary}>
+            Create sandbox
+          </Link>
+        }
+      />
       <LiveSandboxTable initialRows={rows} initialAt={Date.now()} />
     </>
   );

@@ -1,0 +1,118 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { FormProvider, useForm, type FieldPath } from "react-hook-form";
+import { z } from "zod";
+import { ApiProblemError, postJson } from "@/app/(console)/_components/api-problem.ts";
+import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
+import { initialFormValues, specFromForm, type CreateFormValues } from "./create-form-values.ts";
+import { IdentitySection } from "./identity-section.tsx";
+import { ManifestPreview, dryRunAnswerSchema, type DryRunAnswer } from "./manifest-preview.tsx";
+import { PolicySection } from "./policy-section.tsx";
+import { placeProblems, problemsOfAnswer, specResolver } from "./spec-resolver.ts";
+import { VolumesSection } from "./volumes-section.tsx";
+import { WorkspaceSection } from "./workspace-section.tsx";
+import buttons from "@/app/components/buttons.module.css";
+import styles from "./create-sandbox-form.module.css";
+
+// The create form: validated in the browser by the server's schema, previewed by the server's
+// dry run, and created with one POST. A refusal puts each message on its field and keeps
+// everything typed.
+
+const createdSchema = z.object({ id: z.string() });
+
+interface Refusal {
+  title: string;
+  detail: string;
+  /** Messages no field shows. */
+  general: string[];
+}
+
+export function CreateSandboxForm({ defaults, claim }: { defaults: GatewayDefaults; claim?: { namespace: string; name: string } }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const backend = defaults.workspaceBackend;
+  const form = useForm<CreateFormValues>({ defaultValues: initialFormValues(backend, claim), resolver: specResolver(backend), mode: "onTouched" });
+  const [busy, setBusy] = useState<"create" | "preview" | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [preview, setPreview] = useState<DryRunAnswer | null>(null);
+
+  /** The server said no: its field messages on the fields, the rest above the buttons. */
+  function refused(error: unknown) {
+    if (!(error instanceof ApiProblemError)) {
+      setRefusal({ title: "Berth could not be reached", detail: error instanceof Error ? error.message : String(error), general: [] });
+      return;
+    }
+    const { fields, general } = placeProblems(problemsOfAnswer(error.problem));
+    let first = true;
+    for (const [field, message] of fields) {
+      form.setError(field as FieldPath<CreateFormValues>, { type: "server", message }, { shouldFocus: first });
+      first = false;
+    }
+    setRefusal({ title: error.problem.title, detail: error.problem.detail, general });
+  }
+
+  async function send<T>(what: "create" | "preview", request: () => Promise<T>): Promise<T | undefined> {
+    setBusy(what);
+    setRefusal(null);
+    try {
+      return await request();
+    } catch (error) {
+      refused(error);
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const create = form.handleSubmit(async (values) => {
+    const answer = await send("create", () => postJson("/api/v1/sandboxes", specFromForm(values, backend)));
+    if (answer === undefined) return;
+    const { id } = createdSchema.parse(answer);
+    await queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
+    router.push(`/sandboxes/${id}`);
+  });
+
+  const showPreview = form.handleSubmit(async (values) => {
+    setPreview(null);
+    const answer = await send("preview", () => postJson("/api/v1/sandboxes?dryRun=true", specFromForm(values, backend)));
+    if (answer !== undefined) setPreview(dryRunAnswerSchema.parse(answer));
+  });
+
+  const fieldErrors = Object.keys(form.formState.errors).filter((key) => key !== "root").length;
+  const schemaProblem = form.formState.errors.root?.["schema"]?.message;
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={create} noValidate className={styles.form} aria-label="Create sandbox">
+        <IdentitySection namespace={defaults.sandboxNamespace} />
+        <WorkspaceSection defaults={defaults} />
+        <VolumesSection />
+        <PolicySection />
+        <div role="alert" className={styles.alerts}>
+          {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
+          {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}
+          {refusal ? (
+            <div className={styles.errorSummary}>
+              <p className={styles.refusalTitle}>{refusal.title}</p>
+              <p>{refusal.detail}</p>
+              {refusal.general.map((message) => (
+                <p key={message}>{message}</p>
+              ))}
+            </div>
+          ) : null}
+        </div>
+        <div className={styles.actions}>
+          <button type="button" className={buttons.secondary} onClick={showPreview} disabled={busy !== null}>
+            {busy === "preview" ? "Rendering…" : "Preview manifests"}
+          </button>
+          <button type="submit" className={buttons.primary} disabled={busy !== null}>
+            {busy === "create" ? "Creating…" : "Create sandbox"}
+          </button>
+        </div>
+        {preview ? <ManifestPreview answer={preview} /> : null}
+      </form>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
+import type { CreateFormValues } from "./create-form-values.ts";
+import { RadioChoice, TextField } from "./form-fields.tsx";
+import buttons from "@/app/components/buttons.module.css";
+import styles from "./create-sandbox-form.module.css";
+
+// Who the sandbox is and what it runs: name, namespace, profile, image, command, env, resources.
+
+const PROFILE_NOTES: Record<(typeof PROFILES)[number], string> = {
+  generic: "A shell environment on the community base image.",
+  claude: "Claude Code; keeps .claude/ and .claude.json in the workspace.",
+  opencode: "OpenCode; keeps .opencode/ and its XDG config and data in the workspace.",
+  custom: "Your own image; you name it below.",
+};
+
+export function IdentitySection({ namespace }: { namespace: string }) {
+  const { control } = useFormContext<CreateFormValues>();
+  const profile = useWatch({ control, name: "profile" });
+  const preset = PROFILE_CATALOGUE[profile];
+  return (
+    <section aria-labelledby="identity-heading" className={styles.section}>
+      <h2 id="identity-heading" className={styles.sectionTitle}>
+        Sandbox
+      </h2>
+      <div className={styles.row}>
+        <TextField name="name" label="Name" hint="Lower case letters, digits and '-', up to 63 characters." placeholder="my-sandbox" />
+        <TextField name="namespace" label="Namespace" placeholder={namespace} hint={`Empty: the gateway's namespace, ${namespace}.`} />
+      </div>
+      <RadioChoice
+        name="profile"
+        legend="Profile"
+        choices={PROFILES.map((value) => ({ value, label: PROFILE_CATALOGUE[value].label, description: PROFILE_NOTES[value] }))}
+      />
+      <div className={styles.row}>
+        <TextField name="image" label="Image" placeholder={preset.image ?? "ghcr.io/example/agent:1.0"} hint={preset.image ? "Empty: the profile's image." : "Required for a custom profile."} monospace />
+        <TextField
+          name="command"
+          label="Command"
+          rows={2}
+          placeholder={(preset.command ?? ["(the image's entrypoint)"]).join("\n")}
+          hint="One argument per line. Empty: the profile's command, which keeps the pod alive for agents started inside it."
+          monospace
+        />
+      </div>
+      <EnvFields />
+      <fieldset className={styles.choice}>
+        <legend className={styles.label}>Resources</legend>
+        <div className={styles.row4}>
+          <TextField name="resources.requests.cpu" label="CPU request" placeholder="500m" />
+          <TextField name="resources.limits.cpu" label="CPU limit" placeholder="2" />
+          <TextField name="resources.requests.memory" label="Memory request" placeholder="1Gi" />
+          <TextField name="resources.limits.memory" label="Memory limit" placeholder="4Gi" />
+        </div>
+      </fieldset>
+    </section>
+  );
+}
+
+function EnvFields() {
+  const { control } = useFormContext<CreateFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: "env" });
+  return (
+    <fieldset className={styles.choice}>
+      <legend className={styles.label}>Environment variables</legend>
+      {fields.length === 0 ? <p className={styles.hint}>None.</p> : null}
+      {fields.map((field, index) => (
+        <div key={field.id} className={styles.listRow}>
+          <TextField name={`env.${index}.name`} label={`Variable ${index + 1} name`} placeholder="API_BASE_URL" monospace />
+          <TextField name={`env.${index}.value`} label={`Variable ${index + 1} value`} monospace />
+          <button type="button" className={buttons.secondary} onClick={() => remove(index)} aria-label={`Remove variable ${index + 1}`}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" className={buttons.secondary} onClick={() => append({ name: "", value: "" })}>
+        Add variable
+      </button>
+    </fieldset>
+  );
+}

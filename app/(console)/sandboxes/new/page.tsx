@@ -1,0 +1,29 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { PageHeader } from "@/app/components/page-header.tsx";
+import { getRuntime } from "@/lib/server/runtime.ts";
+import { CreateSandboxForm } from "./_components/create-sandbox-form.tsx";
+
+export const metadata: Metadata = { title: "Create sandbox" };
+
+/** `?claim=<namespace>/<name>` starts the form from that claim (the Volumes page links here). */
+function claimOf(parameter: string | string[] | undefined): { namespace: string; name: string } | undefined {
+  if (typeof parameter !== "string") return undefined;
+  const [namespace, name, ...rest] = parameter.split("/");
+  return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
+}
+
+export default async function CreateSandboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await connection();
+  const { config } = await getRuntime();
+  const claim = claimOf((await searchParams)["claim"]);
+  return (
+    <>
+      <PageHeader
+        title="Create sandbox"
+        description={claim ? `Starting from the claim ${claim.namespace}/${claim.name}: its files become the new sandbox's workspace.` : "An agent environment with its workspace stored the way you choose."}
+      />
+      <CreateSandboxForm defaults={config.gateway} claim={claim} />
+    </>
+  );
+}

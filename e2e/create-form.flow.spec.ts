@@ -1,0 +1,106 @@
+import type { Page } from "@playwright/test";
+import { expect, forgiveRefusedRequests, test } from "./fixtures.ts";
+
+// The create form in the browser: the shared schema's messages on the fields, the server's
+// refusals on the right field, the dry-run preview, the storage warnings, and a create.
+
+let counter = 0;
+const uniqueName = (prefix = "form") => `${prefix}-${Date.now().toString(36)}-${++counter}`;
+
+const form = (page: Page) => page.getByRole("form", { name: "Create sandbox" });
+const field = (page: Page, label: string) => form(page).getByLabel(label, { exact: true });
+
+async function openForm(page: Page, query = "") {
+  await page.goto(`/sandboxes/new${query}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Create sandbox" })).toBeVisible();
+}
+
+test("the Sandboxes page links to the create form", async ({ page }) => {
+  await page.goto("/sandboxes");
+  await page.getByRole("link", { name: "Create sandbox" }).click();
+  await expect(page).toHaveURL(/\/sandboxes\/new$/);
+});
+
+test("invalid input shows the schema's messages on their fields and keeps what was typed", async ({ page }) => {
+  await openForm(page);
+  await field(page, "Name").fill("Not_A_Name");
+  await field(page, "Checkpoint grace (seconds)").fill("60");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(field(page, "Name")).toHaveAccessibleDescription(/lower case letters, digits and '-'/);
+  await expect(field(page, "Checkpoint grace (seconds)")).toHaveAccessibleDescription(/must be shorter than terminationGracePeriodSeconds/);
+  await expect(field(page, "Name")).toHaveValue("Not_A_Name");
+});
+
+test("a name the server says is taken lands on the name field, the rest kept", async ({ page, request, browserErrors }) => {
+  const name = uniqueName("taken");
+  expect((await request.post("/api/v1/sandboxes", { data: { name, workspace: { backend: "ephemeral" } } })).status()).toBe(201);
+  await openForm(page);
+  await field(page, "Name").fill(name);
+  await field(page, "Image").fill("ghcr.io/example/agent:2.0");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(field(page, "Name")).toHaveAccessibleDescription(new RegExp(`${name}.*(taken|exists)`));
+  await expect(form(page).getByRole("alert")).toContainText("The name is taken");
+  await expect(field(page, "Image")).toHaveValue("ghcr.io/example/agent:2.0");
+  forgiveRefusedRequests(browserErrors, 409);
+});
+
+test("an existing claim the cluster does not have is refused on the claim field", async ({ page, browserErrors }) => {
+  await openForm(page);
+  await field(page, "Name").fill(uniqueName("byo"));
+  await form(page).getByRole("radio", { name: /Existing claim/ }).check();
+  await field(page, "Existing claim").fill("no-such-claim");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(field(page, "Existing claim")).toHaveAccessibleDescription(/no-such-claim/);
+  forgiveRefusedRequests(browserErrors, 400, 409);
+});
+
+test("the preview shows the manifests the server's dry run accepted, and creates nothing", async ({ page, request }) => {
+  const name = uniqueName("preview");
+  await openForm(page);
+  await field(page, "Name").fill(name);
+  await form(page).getByRole("radio", { name: /Retained/ }).check();
+  await form(page).getByRole("button", { name: "Preview manifests" }).click();
+
+  const manifests = page.getByRole("tablist", { name: "Manifests" });
+  await expect(manifests.getByRole("tab", { name: `Sandbox ${name}` })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tabpanel")).toContainText("kind: Sandbox");
+  await manifests.getByRole("tab", { name: `Claim workspace-${name}` }).click();
+  await expect(page.getByRole("tabpanel")).toContainText("kind: PersistentVolumeClaim");
+  const listed = (await (await request.get("/api/v1/sandboxes?limit=500")).json()) as { items: { name: string }[] };
+  expect(listed.items.map((item) => item.name)).not.toContain(name);
+});
+
+test("the storage warnings follow the choices: node-pinned default, portable class, ephemeral", async ({ page }) => {
+  await openForm(page);
+  const advice = form(page).getByText(/keeps the volume on one node|loses everything in it/);
+  await expect(advice).toContainText("local-path keeps the volume on one node");
+
+  await form(page).getByRole("radio", { name: "A class of this cluster" }).check();
+  await field(page, "Class").selectOption("portable");
+  await expect(advice).toHaveCount(0);
+
+  await form(page).getByRole("radio", { name: /Ephemeral/ }).check();
+  await expect(advice).toContainText("loses everything in it");
+});
+
+test("a claim named in the address starts the form as that existing claim", async ({ page }) => {
+  await openForm(page, "?claim=default/workspace-kept");
+  await expect(form(page).getByRole("radio", { name: /Existing claim/ })).toBeChecked();
+  await expect(field(page, "Existing claim")).toHaveValue("workspace-kept");
+});
+
+test("a sandbox created from the form opens its page and becomes Ready", async ({ page, request }) => {
+  const name = uniqueName("created");
+  await openForm(page);
+  await field(page, "Name").fill(name);
+  await form(page).getByRole("radio", { name: "A class of this cluster" }).check();
+  await field(page, "Class").selectOption("portable");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(page).toHaveURL(/\/sandboxes\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").pop()!;
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 30_000 }).toBe("Ready");
+});
