@@ -10,10 +10,10 @@ import { ProblemError, sandboxCommands } from "./sandbox-api.ts";
 import type { SandboxClaim } from "./sandbox-claims.ts";
 import styles from "./sandbox-actions.module.css";
 
-function ClaimList({ claims, empty }: { claims: SandboxClaim[]; empty: string }) {
+function ClaimList({ claims, label, empty }: { claims: SandboxClaim[]; label: string; empty: string }) {
   if (claims.length === 0) return <p className={styles.muted}>{empty}</p>;
   return (
-    <ul className={styles.claims}>
+    <ul className={styles.claims} aria-label={label}>
       {claims.map((claim) => (
         <li key={claim.name}>
           <code>{claim.name}</code> <span className={styles.muted}>({claim.ownership})</span>
@@ -53,9 +53,9 @@ export function DeleteDialog({ record, claims, allowed }: { record: SandboxRecor
             Its pod stops and its Sandbox resource is removed from {record.namespace}. Berth keeps its record and timeline.
           </AlertDialog.Description>
           <h3 className={styles.dialogHeading}>Removed with it</h3>
-          <ClaimList claims={fates.removed} empty="No claims are removed." />
+          <ClaimList claims={fates.removed} label="Claims removed" empty="No claims are removed." />
           <h3 className={styles.dialogHeading}>Kept</h3>
-          <ClaimList claims={fates.kept} empty="No claims are kept." />
+          <ClaimList claims={fates.kept} label="Claims kept" empty="No claims are kept." />
           {failure ? (
             <div className={styles.failed} role="alert">
               <p className={styles.failedTitle}>{failure.title}</p>
