@@ -58,6 +58,7 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
       {storage.claims.length === 0 ? (
         <p className={styles.muted}>No claims: {storage.backend === "ephemeral" ? "the workspace lives and dies with each pod." : "nothing is mounted from a claim."}</p>
       ) : (
+        <div className={styles.scrollX}>
         <table className={tableStyles.table} aria-label={`Claims of ${record.name}`}>
           <thead>
             <tr>
@@ -74,11 +75,12 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
                   <span className={styles.sub}>mounted as {claim.mountedBy.join(", ")}</span>
                 </th>
                 <td title={OWNERSHIP_LIFECYCLE[claim.ownership]}>{claim.ownership}</td>
-                <td>{claimFate(claim.ownership) === "removed" ? "Removed with the sandbox" : "Kept"}</td>
+                <td className={styles.cellWrap}>{claimFate(claim.ownership) === "removed" ? "Removed with the sandbox" : "Kept"}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </>
   );

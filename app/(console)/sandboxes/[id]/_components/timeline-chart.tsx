@@ -4,9 +4,9 @@ import { formatTimestamp } from "@/app/components/format.ts";
 import { describeSpan, describeTimeline, type MarkerKind, type TimelineLayout, type TimelineMarker } from "@/lib/disruption/timeline-lanes.ts";
 import styles from "./timeline.module.css";
 
-const WIDTH = 720;
-const LABEL_WIDTH = 132;
-const ROW = 40;
+const WIDTH = 600;
+const LABEL_WIDTH = 116;
+const ROW = 42;
 const BAR = 14;
 const TOP = 22;
 const AXIS = 26;
@@ -39,7 +39,7 @@ function Marker({ marker, x, y }: { marker: TimelineMarker; x: number; y: number
  * browser draw the same ticks whatever their time zones). It is one image to assistive
  * technology, named by the layout's summary; the event list beside it carries every detail.
  */
-export function TimelineChart({ layout, range, now }: { layout: TimelineLayout; range: [Date, Date]; now: Date }) {
+export function TimelineChart({ layout, range }: { layout: TimelineLayout; range: [Date, Date] }) {
   const clipId = useId();
   const orphans = layout.markers.some((marker) => marker.laneIndex === null);
   const rows = Math.max(layout.lanes.length, 1) + (orphans ? 1 : 0);
@@ -49,7 +49,9 @@ export function TimelineChart({ layout, range, now }: { layout: TimelineLayout; 
   const ticks = x.ticks(6);
   const tickText = x.tickFormat(6);
   const laneTop = (index: number | null) => TOP + (index === null ? layout.lanes.length : index) * ROW;
-  const until = (end: Date | null) => x(end ?? (layout.ended ? layout.end : now));
+  // An open lane or span runs to the layout's end: now, or the newest event if that is later
+  // (the page's clock ticks every few seconds; events arrive in between).
+  const until = (end: Date | null) => x(end ?? layout.end);
 
   return (
     <svg className={styles.chart} viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`Timeline: ${describeTimeline(layout)}`}>
@@ -109,7 +111,7 @@ export function TimelineChart({ layout, range, now }: { layout: TimelineLayout; 
         {layout.markers.map((marker) => (
           <Marker key={marker.eventId} marker={marker} x={x(marker.at)} y={laneTop(marker.laneIndex) + ROW / 2} />
         ))}
-        {!layout.ended ? <line className={styles.now} x1={x(now)} x2={x(now)} y1={TOP - 16} y2={plotBottom} /> : null}
+        {!layout.ended ? <line className={styles.now} x1={x(layout.end)} x2={x(layout.end)} y1={TOP - 16} y2={plotBottom} /> : null}
       </g>
 
       <line className={styles.axis} x1={LABEL_WIDTH} x2={WIDTH - 8} y1={plotBottom} y2={plotBottom} />
@@ -118,8 +120,8 @@ export function TimelineChart({ layout, range, now }: { layout: TimelineLayout; 
           {tickText(tick)}
         </text>
       ))}
-      <text className={styles.tick} x={LABEL_WIDTH - 6} y={plotBottom + 16} textAnchor="end">
-        UTC
+      <text className={styles.tick} x={6} y={plotBottom + 16}>
+        time (UTC)
       </text>
     </svg>
   );

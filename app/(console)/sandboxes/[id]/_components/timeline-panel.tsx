@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { layoutTimeline } from "@/lib/disruption/timeline-lanes.ts";
 import type { DurableState } from "@/lib/domain/durable-state.ts";
 import type { TimelineEvent } from "@/lib/domain/timeline.ts";
@@ -19,7 +19,7 @@ function spanText(ms: number): string {
 /** The chart with its zoom controls (buttons, and two ranges a keyboard moves), and the event list beside it. */
 export function TimelinePanel({ events, durableState, now }: { events: TimelineEvent[]; durableState: DurableState | null; now: Date }) {
   const [zoom, setZoom] = useState<Zoom>(FULL_VIEW);
-  const layout = useMemo(() => layoutTimeline({ events, now, durableState }), [events, now, durableState]);
+  const layout = layoutTimeline({ events, now, durableState });
   const range = visibleRange(layout.start, layout.end, zoom);
   const inView = spanText(range[1].getTime() - range[0].getTime());
 
@@ -56,7 +56,7 @@ export function TimelinePanel({ events, durableState, now }: { events: TimelineE
             {inView} in view
           </span>
         </div>
-        <TimelineChart layout={layout} range={range} now={now} />
+        <TimelineChart layout={layout} range={range} />
         <figcaption className={styles.caption}>
           One lane per pod instance, labelled with its node (lighter while starting); shaded: from a disruption to its Ready replacement, with the durable-state verdict;
           ◆ checkpoint, ▲ protection change, ● maintenance. Every event is listed beside it.
