@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { formatAge, formatTimestamp } from "@/app/components/format.ts";
@@ -132,7 +133,7 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
               return (
                 <tr key={row.id} aria-rowindex={item.index + 2} data-index={item.index} ref={virtualizer.measureElement}>
                   <th scope="row" className={tableStyles.primary}>
-                    {row.name}
+                    <Link href={`/sandboxes/${row.id}`}>{row.name}</Link>
                   </th>
                   <td className={tableStyles.mono}>{row.namespace}</td>
                   <td title={row.message ?? undefined}>

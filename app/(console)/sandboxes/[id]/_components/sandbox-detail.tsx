@@ -1,0 +1,97 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useNow } from "@/app/(console)/_components/use-now.ts";
+import { formatTimestamp } from "@/app/components/format.ts";
+import { PhaseBadge } from "@/app/components/phase-badge.tsx";
+import { readDisruptionDetails } from "@/lib/disruption/disruption-details.ts";
+import type { Checkpoint } from "@/lib/domain/checkpoint.ts";
+import { durableStateSchema } from "@/lib/domain/durable-state.ts";
+import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
+import type { TimelineEvent } from "@/lib/domain/timeline.ts";
+import { CheckpointList } from "./checkpoint-list.tsx";
+import { CommandRunner } from "./command-runner.tsx";
+import { ConditionsTable } from "./conditions-table.tsx";
+import { IdentityFacts, ProtectionFacts, WorkspaceFacts } from "./sandbox-facts.tsx";
+import { SandboxActions } from "./sandbox-actions.tsx";
+import { sandboxQueries } from "./sandbox-api.ts";
+import type { SandboxStorage } from "./sandbox-claims.ts";
+import { Section } from "./section.tsx";
+import { TimelinePanel } from "./timeline-panel.tsx";
+import styles from "./sandbox-detail.module.css";
+
+/**
+ * The recovery's durable-state verdict is stored a moment after the Recovered event, without an
+ * event of its own: until it is there, look again every second rather than wait for the next event.
+ */
+function awaitingVerdict(record: SandboxRecord): boolean {
+  const recovery = readDisruptionDetails(record.details).recovery;
+  const verdict = durableStateSchema.safeParse(record.details.durableState);
+  return record.origin === "berth" && record.phase === "Ready" && recovery?.reason === "Recovered" && recovery.replacementPodUid === record.podUid && verdict.data?.podUid !== record.podUid;
+}
+
+/** The live part of the detail page: every panel reads the same three queries, which the event stream marks stale. */
+export function SandboxDetail({ initial, storage, initialAt }: { initial: { record: SandboxRecord; timeline: TimelineEvent[]; checkpoints: Checkpoint[] }; storage: SandboxStorage; initialAt: number }) {
+  const id = initial.record.id;
+  const now = useNow(initialAt, 5_000);
+  const { data: record, error } = useQuery({
+    ...sandboxQueries.record(id),
+    initialData: initial.record,
+    initialDataUpdatedAt: initialAt,
+    refetchInterval: (query) => (query.state.data && awaitingVerdict(query.state.data) ? 1_000 : false),
+  });
+  const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), initialData: initial.timeline, initialDataUpdatedAt: initialAt });
+  const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), initialData: initial.checkpoints, initialDataUpdatedAt: initialAt });
+  const durableState = durableStateSchema.safeParse(record.details.durableState).data ?? null;
+
+  return (
+    <div className={styles.page}>
+      <section className={styles.summary} aria-label="Status">
+        <div className={styles.phase}>
+          <PhaseBadge phase={record.phase} />
+          {record.reason ? <span className={styles.reason}>{record.reason}</span> : null}
+        </div>
+        {record.message ? <p className={styles.message}>{record.message}</p> : null}
+        {record.deletedAt ? (
+          <p className={styles.notice} role="note">
+            Deleted at {formatTimestamp(record.deletedAt)}. Its record and timeline are kept.
+          </p>
+        ) : null}
+        {error ? (
+          <p className={styles.warning} role="alert">
+            Could not refresh this sandbox: {error.message}. Showing what was last received.
+          </p>
+        ) : null}
+        <SandboxActions record={record} storage={storage} />
+      </section>
+
+      <div className={styles.grid}>
+        <Section title="Conditions">
+          <ConditionsTable conditions={record.conditions} now={now} />
+        </Section>
+        <Section title="Identity">
+          <IdentityFacts record={record} />
+        </Section>
+        <Section title="Workspace and claims">
+          <WorkspaceFacts record={record} storage={storage} />
+        </Section>
+        <Section title="Eviction protection">
+          <ProtectionFacts record={record} />
+        </Section>
+      </div>
+
+      <Section title="Timeline">
+        <TimelinePanel events={timeline} durableState={durableState} now={now} />
+      </Section>
+
+      <div className={styles.grid}>
+        <Section title="Run a command">
+          <CommandRunner sandboxId={id} ready={record.phase === "Ready" && !record.deletedAt} mountPath={storage.mountPath} />
+        </Section>
+        <Section title="Checkpoints">
+          <CheckpointList checkpoints={checkpoints} />
+        </Section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// The sandbox detail page, driven the way a person uses it: each test makes its own sandbox
+// through the API, then reads and acts on it only through the page.
+
+let counter = 0;
+const uniqueName = () => `detail-${Date.now().toString(36)}-${++counter}`;
+
+type Sandbox = { id: string; name: string; namespace: string };
+
+async function createSandbox(request: APIRequestContext, body: Record<string, unknown> = {}): Promise<Sandbox> {
+  const response = await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), ...body } });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as Sandbox;
+}
+
+/** Ready in the sense that matters here: it runs commands. */
+async function readySandbox(request: APIRequestContext, body: Record<string, unknown> = {}): Promise<Sandbox> {
+  const sandbox = await createSandbox(request, body);
+  await expect
+    .poll(async () => (await request.post(`/api/v1/sandboxes/${sandbox.id}/exec`, { data: { command: ["true"] } })).status(), { timeout: 30_000 })
+    .toBe(200);
+  return sandbox;
+}
+
+async function run(page: Page, line: string) {
+  await page.getByRole("textbox", { name: "Command" }).fill(line);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  return page.getByRole("list", { name: /^Commands run this visit/ }).getByRole("listitem", { name: `$ ${line}` });
+}
+
+const status = (page: Page) => page.getByRole("region", { name: "Status" });
+const chart = (page: Page) => page.getByRole("img", { name: /^Timeline:/ });
+const events = (page: Page) => page.getByRole("region", { name: "Timeline events, newest first" });
+
+test("a sandbox's name in the Sandboxes table opens its detail page, which follows it to Ready", async ({ page, request }) => {
+  const sandbox = await createSandbox(request);
+  await page.goto("/sandboxes");
+  await page.getByRole("link", { name: sandbox.name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: sandbox.name })).toBeVisible();
+  await expect(status(page).getByText("Ready", { exact: true })).toBeVisible({ timeout: 30_000 });
+});
+
+test("the page shows where the sandbox runs and the claim behind its workspace", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await expect(page.getByRole("region", { name: "Identity" }).getByRole("definition").filter({ hasText: /^worker-\d+$/ })).toHaveCount(1);
+  await expect(page.getByRole("table", { name: `Claims of ${sandbox.name}` }).getByRole("row", { name: new RegExp(`workspace-${sandbox.name}`) })).toContainText("Removed with the sandbox");
+});
+
+test("the command runner writes a file and reads it back", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await expect(await run(page, "echo hello > /sandbox/note.txt")).toContainText("exit code 0");
+  await expect((await run(page, "cat /sandbox/note.txt")).getByLabel("Standard output")).toHaveText("hello");
+});
+
+test("a command that fails shows its exit code and standard error", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  const entry = await run(page, "echo oops >&2; exit 3");
+  await expect(entry).toContainText("exit code 3");
+  await expect(entry.getByLabel("Standard error")).toHaveText("oops");
+});
+
+test("a checkpoint taken from the page shows in the checkpoints list and on the timeline", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await page.getByRole("button", { name: "Checkpoint", exact: true }).click();
+  await expect(status(page)).toContainText("Checkpoint Succeeded");
+  await expect(page.getByRole("table", { name: "Checkpoints" }).getByRole("row").filter({ hasText: "Manual" })).toContainText("Succeeded");
+  await expect(events(page)).toContainText("CheckpointSucceeded");
+  await expect(chart(page)).toHaveAccessibleName(/1 checkpoint/);
+});
+
+test("a deleted pod adds a second lane and a recovery span without a reload, and the workspace file reads back", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await request.post(`/api/v1/sandboxes/${sandbox.id}/exec`, { data: { command: ["sh", "-c", "echo hello > /sandbox/note.txt"] } });
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await expect(chart(page)).toHaveAccessibleName(/^Timeline: 1 pod instance /);
+
+  const { cluster } = (await (await request.get("/api/health")).json()) as { cluster: { server: string } };
+  const deleted = await request.post(`${cluster.server}/sim/v1/namespaces/${sandbox.namespace}/pods/${sandbox.name}/delete`, { data: {} });
+  expect(deleted.ok()).toBe(true);
+
+  await expect(chart(page)).toHaveAccessibleName(/2 pod instances .*1 disruption: PodDeleted .*recovered/, { timeout: 30_000 });
+  await expect(chart(page)).toHaveAccessibleName(/durable state restored/, { timeout: 15_000 });
+  await expect(events(page)).toContainText("Recovered");
+  await expect(status(page).getByText("Ready", { exact: true })).toBeVisible();
+  await expect((await run(page, "cat /sandbox/note.txt")).getByLabel("Standard output")).toHaveText("hello");
+});
+
+test("Delete names the claim it removes, and once confirmed returns to the Sandboxes list", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Delete sandbox ${sandbox.name}?` });
+  await expect(dialog.getByRole("list", { name: "Claims removed" })).toContainText(`workspace-${sandbox.name}`);
+  await dialog.getByRole("button", { name: `Delete ${sandbox.name}` }).click();
+  await expect(page).toHaveURL(/\/sandboxes$/);
+  await expect(page.getByRole("rowheader", { name: sandbox.name })).toHaveCount(0);
+});
+
+test("Delete keeps a retained claim, and says so before anything is deleted", async ({ page, request }) => {
+  const sandbox = await createSandbox(request, { workspace: { claim: { ownership: "retain" } } });
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Delete sandbox ${sandbox.name}?` });
+  await expect(dialog.getByRole("list", { name: "Claims kept" })).toContainText(`workspace-${sandbox.name}`);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+});
+
+test("Start is offered only to a stopped sandbox, and Stop then Start bring it back", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await expect(page.getByRole("button", { name: "Start", exact: true })).toBeDisabled();
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(status(page).getByText("Stopped", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Start", exact: true }).click();
+  await expect(status(page).getByText("Ready", { exact: true })).toBeVisible({ timeout: 30_000 });
+});
+
+test("an action the server refuses shows its problem title and detail", async ({ page, request, browserErrors }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await page.route(`**/api/v1/sandboxes/${sandbox.id}/checkpoint`, (route) =>
+    route.fulfill({ status: 409, contentType: "application/problem+json", body: JSON.stringify({ type: "https://berth.dev/problems/wrong-state", title: "The sandbox cannot do that now", status: 409, detail: "It is already checkpointing.", code: "wrong-state" }) }),
+  );
+  await page.getByRole("button", { name: "Checkpoint", exact: true }).click();
+  const alert = status(page).getByRole("alert");
+  await expect(alert).toContainText("The sandbox cannot do that now");
+  await expect(alert).toContainText("It is already checkpointing.");
+  // The browser logs the refusal itself, as it should; nothing else may be logged.
+  browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !error.includes("409")));
+});
+
+test("the timeline zooms with the keyboard", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  const zoom = page.getByRole("slider", { name: "Zoom" });
+  await zoom.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(zoom).toHaveAttribute("aria-valuetext", /^2×/);
+  await page.getByRole("button", { name: "Reset zoom" }).click();
+  await expect(zoom).toHaveAttribute("aria-valuetext", /^1×/);
+});
+
+test("an unknown sandbox id shows a page that says so and links back", async ({ page, browserErrors }) => {
+  await page.goto("/sandboxes/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("heading", { level: 1, name: "No such sandbox" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "See every sandbox Berth knows" })).toBeVisible();
+  // The browser logs the 404 answer itself, as it should; nothing else may be logged.
+  browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !error.includes("404")));
+});
