@@ -149,6 +149,14 @@ describe("disruption spans: from the disruption to the Ready replacement", () =>
   ])("$story", ({ verdict, expected }) => {
     expect(layoutTimeline({ events: replacedOnWorker2().events, now, durableState: verdict }).spans[0]?.verdict?.verdict).toBe(expected);
   });
+
+  it("keeps each recovery's own verdict from the timeline's verdict events", () => {
+    const { events } = replacedOnWorker2();
+    const again = aDisruption(300, second, "NodeDrained");
+    const verdictEvent = (seconds: number, verdict: DurableState) => anEvent(seconds, "DurableState", "DurableStateRestored", verdict);
+    const story = [...events, verdictEvent(80, aVerdict("pod-b")), disrupted(300, again), recovered(330, again, { podUid: "pod-c", nodeName: "worker-3" }), verdictEvent(340, aVerdict("pod-c", "lost"))];
+    expect(layoutTimeline({ events: story, now }).spans.map((span) => span.verdict?.verdict)).toEqual(["restored", "lost"]);
+  });
 });
 
 describe("markers", () => {

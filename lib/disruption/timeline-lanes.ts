@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DurableState } from "../domain/durable-state.ts";
+import { durableStateSchema, type DurableState } from "../domain/durable-state.ts";
 import { sandboxPhaseSchema } from "../domain/sandbox-status.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
 import { disruptionRecordSchema, recoveryRecordSchema } from "./disruption-details.ts";
@@ -201,9 +201,16 @@ export function layoutTimeline(input: { events: readonly TimelineEvent[]; now: D
     }
   }
 
-  const verdict = input.durableState ?? null;
+  // Each verdict belongs to the recovery whose replacement pod it was read in.
+  const verdicts = new Map<string, DurableState>();
+  if (input.durableState) verdicts.set(input.durableState.podUid, input.durableState);
+  for (const event of events) {
+    const verdict = event.type === "DurableState" ? durableStateSchema.safeParse(event.data) : null;
+    if (verdict?.success) verdicts.set(verdict.data.podUid, verdict.data);
+  }
   for (const span of spans.spans) {
-    if (verdict && span.outcome === "recovered" && span.toPodUid === verdict.podUid) span.verdict = verdict;
+    const verdict = span.toPodUid ? verdicts.get(span.toPodUid) : undefined;
+    if (verdict && span.outcome === "recovered") span.verdict = verdict;
   }
   const markers = placed.map(({ event, kind }): TimelineMarker => {
     const podUid = typeof event.data.podUid === "string" ? event.data.podUid : null;

@@ -6,6 +6,8 @@ export const TIMELINE_EVENT_TYPES = [
   "Disruption",
   "Recovery",
   "Checkpoint",
+  /** The verdict on a replacement pod: did the workspace's durable state come back? */
+  "DurableState",
   "Protection",
   "Maintenance",
   "KubernetesEvent",

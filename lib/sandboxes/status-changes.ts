@@ -1,5 +1,6 @@
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import type { Protection } from "../disruption/eviction-protection.ts";
+import { durableStateSchema } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { NewTimelineEvent } from "../domain/timeline.ts";
@@ -33,7 +34,9 @@ export function protectionEventOf(record: SandboxRecord, protection: Protection,
 /** A change of phase (or of why), told as the kind of thing that happened. */
 export function timelineEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent {
   const history = readDisruptionDetails(after.details);
-  const recoveredNow = after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid && before.phase !== "Ready";
+  // Back to Ready from a checkpoint is not a recovery, though the last recovery still names this pod.
+  const recoveredNow =
+    after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid && before.phase !== "Ready" && before.phase !== "Checkpointing";
   const type = after.phase === "Disrupted" ? "Disruption" : after.phase === "Recovering" || recoveredNow ? "Recovery" : "Lifecycle";
   return {
     sandboxId: before.id,
@@ -50,6 +53,17 @@ export function timelineEventOf(before: SandboxRecord, after: SandboxStatus, now
       ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }),
     },
   };
+}
+
+const VERDICT_REASONS = { restored: "DurableStateRestored", lost: "DurableStateLost", unverifiable: "DurableStateUnverifiable" } as const;
+
+/** A verdict reached since the record was stored, told once: null when there is none new. */
+export function verdictEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent | null {
+  const verdict = durableStateSchema.safeParse(after.details.durableState);
+  if (!verdict.success) return null;
+  const previous = durableStateSchema.safeParse(before.details.durableState);
+  if (previous.success && previous.data.podUid === verdict.data.podUid) return null;
+  return { sandboxId: before.id, type: "DurableState", reason: VERDICT_REASONS[verdict.data.verdict], message: verdict.data.why, occurredAt: now, data: { ...verdict.data, nodeName: after.nodeName } };
 }
 
 export function changed(before: SandboxStatus, after: SandboxStatus): boolean {

@@ -19,7 +19,7 @@ import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
 import { recoverFailedPod } from "./auto-recovery.ts";
 import { StateVerification } from "./state-verification.ts";
-import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventOf } from "./status-changes.ts";
+import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventOf, verdictEventOf } from "./status-changes.ts";
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
@@ -287,6 +287,8 @@ export class StatusReconciler {
       this.options.live.put(saved);
       this.verification.stored(saved);
       if (changed(record, next)) await recordTimelineEvent(this.options.store.timeline, timelineEventOf(record, next, this.now()));
+      const verdict = verdictEventOf(record, next, this.now());
+      if (verdict) await recordTimelineEvent(this.options.store.timeline, verdict);
       const wasBlocked = (record.details.protection as Protection | undefined)?.drainBlocked ?? false;
       if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(this.options.store.timeline, protectionEventOf(record, protection, this.now()));
     }

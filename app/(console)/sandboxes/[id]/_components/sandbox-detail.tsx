@@ -4,7 +4,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useNow } from "@/app/(console)/_components/use-now.ts";
 import { formatTimestamp } from "@/app/components/format.ts";
 import { PhaseBadge } from "@/app/components/phase-badge.tsx";
-import { readDisruptionDetails } from "@/lib/disruption/disruption-details.ts";
 import type { Checkpoint } from "@/lib/domain/checkpoint.ts";
 import { durableStateSchema } from "@/lib/domain/durable-state.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
@@ -20,26 +19,12 @@ import { Section } from "./section.tsx";
 import { TimelinePanel } from "./timeline-panel.tsx";
 import styles from "./sandbox-detail.module.css";
 
-/**
- * The recovery's durable-state verdict is stored a moment after the Recovered event, without an
- * event of its own: until it is there, look again every second rather than wait for the next event.
- */
-function awaitingVerdict(record: SandboxRecord): boolean {
-  const recovery = readDisruptionDetails(record.details).recovery;
-  const verdict = durableStateSchema.safeParse(record.details.durableState);
-  return record.origin === "berth" && record.phase === "Ready" && recovery?.reason === "Recovered" && recovery.replacementPodUid === record.podUid && verdict.data?.podUid !== record.podUid;
-}
-
 /** The live part of the detail page: every panel reads the same three queries, which the event stream marks stale. */
 export function SandboxDetail({ initial, storage, initialAt }: { initial: { record: SandboxRecord; timeline: TimelineEvent[]; checkpoints: Checkpoint[] }; storage: SandboxStorage; initialAt: number }) {
   const id = initial.record.id;
   const now = useNow(initialAt, 5_000);
-  const { data: record, error } = useQuery({
-    ...sandboxQueries.record(id),
-    initialData: initial.record,
-    initialDataUpdatedAt: initialAt,
-    refetchInterval: (query) => (query.state.data && awaitingVerdict(query.state.data) ? 1_000 : false),
-  });
+  // The verdict arrives as a DurableState event, which marks these queries stale like any other.
+  const { data: record, error } = useQuery({ ...sandboxQueries.record(id), initialData: initial.record, initialDataUpdatedAt: initialAt });
   const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), initialData: initial.timeline, initialDataUpdatedAt: initialAt });
   const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), initialData: initial.checkpoints, initialDataUpdatedAt: initialAt });
   const durableState = durableStateSchema.safeParse(record.details.durableState).data ?? null;

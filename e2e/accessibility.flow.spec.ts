@@ -1,0 +1,37 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// Every page of the console through axe (WCAG 2.1 A and AA rules): no serious or critical
+// violation. Runs with sandboxes present, so tables, cards and timelines are checked with data.
+
+const PAGES = ["/sandboxes", "/sandboxes/new", "/volumes", "/nodes", "/settings", "/simulator"];
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+let sandboxId: string;
+
+test.beforeAll(async ({ request }) => {
+  const created = await request.post("/api/v1/sandboxes", { data: { name: `a11y-${Date.now().toString(36)}`, disruptionPolicy: { evictionProtection: true } } });
+  sandboxId = ((await created.json()) as { id: string }).id;
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${sandboxId}`)).json()) as { phase: string }).phase, { timeout: 30_000 }).toBe("Ready");
+});
+
+for (const pathname of PAGES) {
+  test(`${pathname} has no serious accessibility violations`, async ({ page }) => {
+    await page.goto(pathname);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test("a sandbox's page has no serious accessibility violations", async ({ page }) => {
+  await page.goto(`/sandboxes/${sandboxId}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { aRecovery, aStatus, now } from "../disruption/test-fixtures.ts";
+import type { DurableState } from "../domain/durable-state.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { SandboxStatus } from "../domain/sandbox-status.ts";
+import { timelineEventOf, verdictEventOf } from "./status-changes.ts";
+
+// What the reconciler tells the timeline about a newly derived status.
+
+function aRecord(status: Partial<SandboxStatus>): SandboxRecord {
+  return { ...aStatus(status), id: "6f1c1f9e-0000-4000-8000-000000000001", name: "box", namespace: "default", spec: {}, workspaceBackend: "pvc", origin: "berth", provisionedAt: now, createdAt: now, updatedAt: now, deletedAt: null };
+}
+
+const recoveredInto = (podUid: string) => ({ recovery: aRecovery({ reason: "Recovered", replacementPodUid: podUid, recoveredAt: now.toISOString(), durationMs: 5000 }) });
+const aVerdict = (podUid: string): DurableState => ({ verdict: "restored", why: "The marker came back", podUid, checkedAt: now.toISOString(), neverSurvives: [] });
+
+describe("the timeline event of a phase change", () => {
+  it("tells a replacement becoming Ready as Recovered", () => {
+    const event = timelineEventOf(aRecord({ phase: "Recovering" }), aStatus({ phase: "Ready", podUid: "pod-2", details: recoveredInto("pod-2") }), now);
+    expect([event.type, event.reason]).toEqual(["Recovery", "Recovered"]);
+  });
+
+  it("does not tell the end of a later checkpoint as a second recovery", () => {
+    const event = timelineEventOf(aRecord({ phase: "Checkpointing", podUid: "pod-2" }), aStatus({ phase: "Ready", podUid: "pod-2", details: recoveredInto("pod-2") }), now);
+    expect([event.type, event.reason]).toEqual(["Lifecycle", "Ready"]);
+  });
+});
+
+describe("the durable-state verdict event", () => {
+  it("tells a new verdict once, with its words", () => {
+    const event = verdictEventOf(aRecord({ phase: "Ready" }), aStatus({ phase: "Ready", details: { durableState: aVerdict("pod-2") } }), now);
+    expect([event?.type, event?.reason, event?.message]).toEqual(["DurableState", "DurableStateRestored", "The marker came back"]);
+  });
+
+  it("says nothing when the stored verdict is about the same pod", () => {
+    const stored = aRecord({ phase: "Ready", details: { durableState: aVerdict("pod-2") } });
+    expect(verdictEventOf(stored, aStatus({ phase: "Ready", details: { durableState: aVerdict("pod-2") } }), now)).toBeNull();
+  });
+
+  it("says nothing before there is a verdict", () => {
+    expect(verdictEventOf(aRecord({ phase: "Recovering" }), aStatus({ phase: "Ready" }), now)).toBeNull();
+  });
+});
