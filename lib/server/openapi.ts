@@ -88,7 +88,11 @@ export function openApiDocument(version: string) {
       },
       "/api/v1/sandboxes/{id}/timeline": {
         parameters: [idParameter, { name: "after", in: "query", schema: { type: "string" } }],
-        get: { summary: "The stored timeline, oldest first", responses: { 200: json({ type: "object", properties: { items: { type: "array", items: ref("TimelineEvent") } } }), 404: problems } },
+        get: {
+          summary: "The stored timeline, oldest first, 1,000 events a page",
+          parameters: [{ name: "cursor", in: "query", schema: { type: "string" } }, { name: "after", in: "query", description: "The same as cursor: an event id", schema: { type: "string" } }],
+          responses: { 200: json(page("TimelineEvent")), 400: problems, 404: problems },
+        },
       },
       "/api/v1/sandboxes/{id}/checkpoint": {
         parameters: [idParameter],

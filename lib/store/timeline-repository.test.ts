@@ -42,6 +42,13 @@ describe(`the timeline (${testStoreKind})`, () => {
     expect(events.map((event) => event.reason)).toEqual(["Created", "PodScheduled", "Ready"]);
   });
 
+  it("lists a whole timeline longer than one page", async () => {
+    const sandboxId = await aSandboxId();
+    await Promise.all(Array.from({ length: 1005 }, (_, i) => store.timeline.appendEvent(anEvent(sandboxId, { reason: `Step${i}` }))));
+    const events = await store.timeline.listAllForSandbox(sandboxId);
+    expect([events.length, new Set(events.map((event) => event.id)).size]).toEqual([1005, 1005]);
+  });
+
   it("resumes after the last event id a reader saw", async () => {
     const sandboxId = await aSandboxId();
     const seen = await store.timeline.appendEvent(anEvent(sandboxId, { reason: "Seen" }));

@@ -55,6 +55,18 @@ export function timelineRepository(db: Db) {
       return rows.map(toEvent);
     },
 
+    /** A sandbox's whole timeline, oldest first, read a thousand events at a time. */
+    async listAllForSandbox(sandboxId: string): Promise<TimelineEvent[]> {
+      const events: TimelineEvent[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const rows = await db.timelineEvent.findMany({ where: { sandboxId, id: afterId(after) }, orderBy: { id: "asc" }, take: 1000 });
+        events.push(...rows.map(toEvent));
+        if (rows.length < 1000) return events;
+        after = events.at(-1)!.id;
+      }
+    },
+
     /** Everything recorded after an event id, oldest first: what an SSE client missed. */
     async listAfter(request: { after?: string; sandboxId?: string; limit: number }): Promise<TimelineEvent[]> {
       const rows = await db.timelineEvent.findMany({

@@ -26,7 +26,7 @@ export default async function SandboxPage({ params }: Props) {
   const runtime = await getRuntime();
   const record = await runtime.store.sandboxes.getSandbox(id);
   if (!record) notFound();
-  const [timeline, checkpoints] = await Promise.all([runtime.store.timeline.listForSandbox(id, { limit: 1000 }), runtime.store.checkpoints.listCheckpoints(id)]);
+  const [timeline, checkpoints] = await Promise.all([runtime.store.timeline.listAllForSandbox(id), runtime.store.checkpoints.listCheckpoints(id)]);
   return (
     <>
       <p>

@@ -10,7 +10,7 @@ import { problemDetailsSchema } from "@/lib/server/problem-details.ts";
 
 const date = z.coerce.date();
 const sandboxJsonSchema = sandboxRecordSchema.extend({ provisionedAt: date.nullable(), createdAt: date, updatedAt: date, deletedAt: date.nullable() });
-const timelineJsonSchema = z.object({ items: z.array(timelineEventSchema.extend({ occurredAt: date, recordedAt: date })) });
+const timelineJsonSchema = z.object({ items: z.array(timelineEventSchema.extend({ occurredAt: date, recordedAt: date })), nextCursor: z.string().nullable() });
 const checkpointJsonSchema = checkpointSchema.extend({ startedAt: date, finishedAt: date.nullable() });
 const checkpointsJsonSchema = z.object({ items: z.array(checkpointJsonSchema) });
 const deletedJsonSchema = z.object({ removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });
@@ -48,9 +48,21 @@ const post = (body?: unknown): RequestInit => ({
 
 const base = (id: string) => `/api/v1/sandboxes/${encodeURIComponent(id)}`;
 
+/** Every page of the timeline: a long-lived sandbox's newest events are the ones that matter most. */
+async function wholeTimeline(id: string, signal: AbortSignal) {
+  const events: z.infer<typeof timelineJsonSchema>["items"] = [];
+  let cursor: string | null = null;
+  do {
+    const page: z.infer<typeof timelineJsonSchema> = await call(`${base(id)}/timeline${cursor ? `?cursor=${cursor}` : ""}`, timelineJsonSchema, { signal });
+    events.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return events;
+}
+
 export const sandboxQueries = {
   record: (id: string) => ({ queryKey: ["sandbox", id], queryFn: ({ signal }: { signal: AbortSignal }) => call(base(id), sandboxJsonSchema, { signal }) }),
-  timeline: (id: string) => ({ queryKey: ["sandbox", id, "timeline"], queryFn: async ({ signal }: { signal: AbortSignal }) => (await call(`${base(id)}/timeline`, timelineJsonSchema, { signal })).items }),
+  timeline: (id: string) => ({ queryKey: ["sandbox", id, "timeline"], queryFn: ({ signal }: { signal: AbortSignal }) => wholeTimeline(id, signal) }),
   checkpoints: (id: string) => ({ queryKey: ["sandbox", id, "checkpoints"], queryFn: async ({ signal }: { signal: AbortSignal }) => (await call(`${base(id)}/checkpoints`, checkpointsJsonSchema, { signal })).items }),
 };
 
