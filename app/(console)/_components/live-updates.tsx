@@ -19,8 +19,9 @@ const RECONNECT_AFTER_MS = 3_000;
 /**
  * The one event stream of the tab (GET /api/v1/events). Each timeline event marks what it is
  * about as stale in the react-query cache, so every page on screen refetches what changed. The
- * browser resends Last-Event-ID when it reconnects, so nothing is lost across a drop; after a
- * drop everything is refreshed once. Shows plainly whether updates are live.
+ * browser resends Last-Event-ID when it reconnects, and a new stream started after the browser
+ * gave up resumes from the last id seen (`?lastEventId=`), so nothing is lost across a drop;
+ * after a drop everything is refreshed once. Shows plainly whether updates are live.
  */
 export function LiveUpdates() {
   const queryClient = useQueryClient();
@@ -32,6 +33,7 @@ export function LiveUpdates() {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | null = null;
     let dropped = false;
+    let lastEventId: string | null = null;
     const flush = () => {
       timer.current = null;
       void queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
@@ -41,7 +43,7 @@ export function LiveUpdates() {
       pending.current.clear();
     };
     const connect = () => {
-      source = new EventSource("/api/v1/events");
+      source = new EventSource(lastEventId ? `/api/v1/events?lastEventId=${encodeURIComponent(lastEventId)}` : "/api/v1/events");
       source.onopen = () => {
         setState("live");
         if (dropped) void queryClient.invalidateQueries();
@@ -54,8 +56,10 @@ export function LiveUpdates() {
         // (a server restarting says 503): then start a new stream after a pause.
         if (source?.readyState === EventSource.CLOSED) retry = setTimeout(connect, RECONNECT_AFTER_MS);
       };
-      source.addEventListener("timeline", (message) => {
-        const { sandboxId } = JSON.parse((message as MessageEvent<string>).data) as { sandboxId: string | null };
+      source.addEventListener("timeline", (event) => {
+        const message = event as MessageEvent<string>;
+        if (message.lastEventId) lastEventId = message.lastEventId;
+        const { sandboxId } = JSON.parse(message.data) as { sandboxId: string | null };
         if (sandboxId) pending.current.add(sandboxId);
         timer.current ??= setTimeout(flush, REFRESH_AFTER_MS);
       });

@@ -71,8 +71,9 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
     return (
       <EmptyState icon={<SandboxIcon />} title="No sandboxes yet">
         <p>
-          This version creates sandboxes through its API only (<code>POST /api/v1/sandboxes</code>); the create form
-          comes later. A sandbox appears here as soon as it is created, and its phase follows the cluster live.
+          <Link href="/sandboxes/new">Create one</Link> here or through the API (<code>POST /api/v1/sandboxes</code>); a
+          Sandbox made with kubectl or another gateway shows up too. Each appears as soon as it exists, and its phase
+          follows the cluster live.
         </p>
       </EmptyState>
     );
