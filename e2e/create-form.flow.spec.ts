@@ -104,3 +104,30 @@ test("a sandbox created from the form opens its page and becomes Ready", async (
   const id = page.url().split("/").pop()!;
   await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 30_000 }).toBe("Ready");
 });
+
+test("the form can be filled and sent with the keyboard alone", async ({ page }) => {
+  const name = uniqueName("keys");
+  await openForm(page);
+  await field(page, "Name").focus();
+  await page.keyboard.type(name);
+  // Tab to the storage class choice, then arrow keys move within the radio group.
+  const clusterDefault = form(page).getByRole("radio", { name: /^Cluster default/ });
+  await tabUntilFocused(page, clusterDefault);
+  await page.keyboard.press("ArrowDown");
+  await expect(form(page).getByRole("radio", { name: "No class" })).toBeChecked();
+  await page.keyboard.press("ArrowUp");
+  await expect(clusterDefault).toBeChecked();
+
+  await tabUntilFocused(page, form(page).getByRole("button", { name: "Create sandbox" }));
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/sandboxes\/[0-9a-f-]{36}$/);
+});
+
+/** Presses Tab until the element has focus; fails if it is not reached within a page's worth of stops. */
+async function tabUntilFocused(page: Page, target: ReturnType<Page["locator"]>) {
+  for (let stops = 0; stops < 80; stops++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error("not reachable with Tab");
+}
