@@ -16,7 +16,7 @@ let world: ReconciledWorld;
 let client: SimulatorClient;
 const DRAIN = simulatorDrainOptionsSchema.parse({ timeoutSeconds: 15 });
 
-const stateNow = async () => simulatorState(await client.state(), world.reconciler.nodeViews(), world.deps.live.all());
+const stateNow = async () => simulatorState(await client.state(), world.reconciler.nodeViews(), await world.deps.store.sandboxes.listAllLive());
 const nodeNow = async (name: string) => (await stateNow()).nodes.find((node) => node.name === name)!;
 
 beforeAll(async () => {
