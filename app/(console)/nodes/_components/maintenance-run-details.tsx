@@ -13,6 +13,8 @@ import styles from "./maintenance.module.css";
 /** While a run is running its record is read this often; the event stream also refreshes it at each step. */
 const POLL_MS = 1_000;
 
+// Links to sandbox pages do not prefetch: one request per sandbox in the run, for pages opened on purpose.
+
 const FINAL_STEPS = new Set(["Replaced", "WaitingForNode", "WaitingForOperator", "Failed"]);
 
 /** One maintenance run: each sandbox's step, live while it runs; Cancel; the outcome and what to do next. */
@@ -94,7 +96,7 @@ export function MaintenanceRunDetails({ node, initial, headingId }: { node: stri
               return (
                 <tr key={entry.sandboxId}>
                   <th scope="row" className={tableStyles.primary}>
-                    <Link href={`/sandboxes/${entry.sandboxId}`}>{entry.name}</Link>
+                    <Link href={`/sandboxes/${entry.sandboxId}`} prefetch={false}>{entry.name}</Link>
                     <span className={styles.sub}>{entry.namespace}</span>
                   </th>
                   <td>

@@ -25,7 +25,7 @@ function PodKeys({ label, keys, sandboxes }: { label: string; keys: string[]; sa
       <ul className={styles.inline}>
         {keys.map((key) => {
           const sandbox = sandboxes[key];
-          return <li key={key}>{sandbox ? <Link href={`/sandboxes/${sandbox.id}`}>{key}</Link> : key}</li>;
+          return <li key={key}>{sandbox ? <Link href={`/sandboxes/${sandbox.id}`} prefetch={false}>{key}</Link> : key}</li>;
         })}
       </ul>
     </div>
@@ -59,7 +59,7 @@ export function ActionEntryView({ entry }: { entry: ActionEntry }) {
               <ul className={styles.inline}>
                 {links.map(([key, sandbox]) => (
                   <li key={key}>
-                    <Link href={`/sandboxes/${sandbox.id}`}>{sandbox.name}</Link>
+                    <Link href={`/sandboxes/${sandbox.id}`} prefetch={false}>{sandbox.name}</Link>
                   </li>
                 ))}
               </ul>

@@ -32,6 +32,8 @@ const POD_VERBS: Record<SimulatorPodAction, { label: string; doing: string }> = 
   preempt: { label: "Preempt", doing: "Having the scheduler preempt" },
 };
 
+// Links to sandbox pages do not prefetch: one request per pod on screen, for pages opened on purpose.
+
 type Run = (key: string, entry: Omit<ActionEntry, "id" | "state" | "result" | "problem">, call: () => Promise<SimulatorActionResult>) => void;
 
 const sandboxesOf = (pods: SimulatorPod[]) => Object.fromEntries(pods.map((pod) => [`${pod.namespace}/${pod.pod}`, { id: pod.sandbox.id, name: pod.sandbox.name }]));
@@ -41,7 +43,7 @@ function PodRow({ node, pod, pending, run }: { node: string; pod: SimulatorPod; 
   return (
     <li className={styles.pod}>
       <span className={styles.podName}>
-        <Link href={`/sandboxes/${pod.sandbox.id}`}>{pod.sandbox.name}</Link>
+        <Link href={`/sandboxes/${pod.sandbox.id}`} prefetch={false}>{pod.sandbox.name}</Link>
         <span className={styles.sub}>pod {target}</span>
       </span>
       <PhaseBadge phase={pod.sandbox.phase} />
@@ -200,7 +202,7 @@ export function SimulatorBoard({ initialState, initialAt }: { initialState: Simu
             {data.unscheduled.map((pod) => (
               <li key={`${pod.namespace}/${pod.pod}`} className={styles.pod}>
                 <span className={styles.podName}>
-                  <Link href={`/sandboxes/${pod.sandbox.id}`}>{pod.sandbox.name}</Link>
+                  <Link href={`/sandboxes/${pod.sandbox.id}`} prefetch={false}>{pod.sandbox.name}</Link>
                 </span>
                 <PhaseBadge phase={pod.sandbox.phase} />
                 {pod.sandbox.reason ? <span className={styles.sub}>{pod.sandbox.reason}</span> : null}
