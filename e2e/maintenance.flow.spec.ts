@@ -11,7 +11,8 @@ interface Sandbox {
   nodeName: string | null;
 }
 
-const uniqueName = () => `maint-${Date.now().toString(36)}`;
+let counter = 0;
+const uniqueName = () => `maint-${Date.now().toString(36)}-${++counter}`;
 
 async function readySandbox(request: APIRequestContext, spec: Record<string, unknown>): Promise<Sandbox> {
   const created = await request.post("/api/v1/sandboxes", { data: spec });
@@ -74,6 +75,34 @@ test("a drain of a node with a protected sandbox: the preview, the confirmation,
     const history = card.getByRole("table", { name: `Maintenance history of ${node}` });
     await expect(history.getByRole("row").filter({ hasText: "Succeeded" })).toHaveCount(1);
     await expect(card.getByText("Cordoned", { exact: true })).toBeVisible();
+  } finally {
+    await request.post(`/api/v1/simulator/nodes/${node}/uncordon`);
+  }
+});
+
+test("a sandbox whose checkpoint fails under policy Block blocks the run, and the page says what to do", async ({ page, request }) => {
+  const sandbox = await readySandbox(request, {
+    name: uniqueName(),
+    workspace: { claim: { storageClassName: "portable" } },
+    disruptionPolicy: { evictionProtection: true, checkpointHook: ["sh", "-c", "exit 3"], checkpointFailurePolicy: "Block" },
+  });
+  const node = sandbox.nodeName!;
+  try {
+    await page.goto("/nodes");
+    const card = page.getByRole("region", { name: node, exact: true });
+    await card.getByRole("button", { name: "Preview a drain" }).click();
+    await card.getByRole("button", { name: "Start maintenance…" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Start maintenance" }).click();
+
+    const run = card.getByRole("region", { name: /^Maintenance run/ });
+    await expect(run.getByRole("status")).toContainText("Blocked", { timeout: 60_000 });
+    const step = run.getByRole("row").filter({ hasText: sandbox.name });
+    await expect(step).toContainText("Blocked");
+    await expect(step).toContainText(`It stays on ${node}, still protected, and was not evicted`);
+    await expect(run).toContainText("The blocked sandboxes are still on");
+    // It was not moved: still on the node, Ready.
+    const now = (await (await request.get(`/api/v1/sandboxes/${sandbox.id}`)).json()) as Sandbox;
+    expect([now.phase, now.nodeName]).toEqual(["Ready", node]);
   } finally {
     await request.post(`/api/v1/simulator/nodes/${node}/uncordon`);
   }
