@@ -98,8 +98,8 @@ test("a sandbox whose checkpoint fails under policy Block blocks the run, and th
     await expect(run.getByRole("status")).toContainText("Blocked", { timeout: 60_000 });
     const step = run.getByRole("row").filter({ hasText: sandbox.name });
     await expect(step).toContainText("Blocked");
-    await expect(step).toContainText(`It stays on ${node}, still protected, and was not evicted`);
-    await expect(run).toContainText("The blocked sandboxes are still on");
+    await expect(step).toContainText(`keeps running on ${node}, protected by its budget, and was not evicted`);
+    await expect(run).toContainText("Do what each blocked row says");
     // It was not moved: still on the node, Ready.
     const now = (await (await request.get(`/api/v1/sandboxes/${sandbox.id}`)).json()) as Sandbox;
     expect([now.phase, now.nodeName]).toEqual(["Ready", node]);

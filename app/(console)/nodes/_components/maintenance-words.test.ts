@@ -32,7 +32,7 @@ describe("the confirmation's summary of a drain preview", () => {
 
 describe("what happens next", () => {
   it("a blocked sandbox stays protected on the node; the operator fixes the hook or the policy", () => {
-    expect(nextForStep({ step: "WaitingForOperator", message: "Checkpoint Failed" }, "worker-1")).toMatch(/stays on worker-1, still protected.*checkpointFailurePolicy/);
+    expect(nextForStep({ step: "WaitingForOperator", message: "Checkpoint Failed" }, "worker-1")).toMatch(/keeps running on worker-1, protected by its budget, and was not evicted.*checkpointFailurePolicy/);
   });
 
   it("an eviction a budget kept refusing points at the PodDisruptionBudget", () => {

@@ -64,7 +64,7 @@ export const STEP_TONES: Record<SandboxProgress["step"], Tone> = {
 export function nextForStep(entry: Pick<SandboxProgress, "step" | "message">, node: string): string | null {
   switch (entry.step) {
     case "WaitingForOperator":
-      return `It stays on ${node}, still protected, and was not evicted. Fix its checkpoint hook (or checkpoint it from its page), then start maintenance again — or set its checkpointFailurePolicy to Proceed.`;
+      return `Nothing happens to it until you act: it keeps running on ${node}, protected by its budget, and was not evicted. Fix its checkpoint hook (or checkpoint it from its page), then start maintenance again — or set its checkpointFailurePolicy to Proceed.`;
     case "WaitingForNode":
       return `Nothing to do until the work on ${node} is done: uncordon the node and it comes back with its files.`;
     case "Failed":
@@ -93,7 +93,7 @@ export function nextForRun(state: MaintenanceRunState, node: string): string {
     case "Succeeded":
       return `${node} is cordoned and has no sandboxes left. Do the work on it, then uncordon it (kubectl uncordon ${node}).`;
     case "Blocked":
-      return `The blocked sandboxes are still on ${node}, protected: see each one's row for what to do, then start maintenance again.`;
+      return `${node} stays cordoned. Do what each blocked row says, then start maintenance again to move the rest.`;
     case "Failed":
       return `${node} stays cordoned. See the failed rows for why, fix what they say, then start maintenance again.`;
     case "Cancelled":

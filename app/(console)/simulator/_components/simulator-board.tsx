@@ -18,18 +18,18 @@ import styles from "./simulator.module.css";
  */
 const POLL_MS = 1_500;
 
-const NODE_VERBS: Record<SimulatorNodeAction, { label: string; doing: string }> = {
-  cordon: { label: "Cordon", doing: "Cordoning" },
-  uncordon: { label: "Uncordon", doing: "Uncordoning" },
-  drain: { label: "Drain", doing: "Draining (evictions a budget refuses are retried until the timeout)" },
-  lose: { label: "Lose node", doing: "Stopping the kubelet of" },
-  restore: { label: "Restore node", doing: "Restarting the kubelet of" },
+const NODE_VERBS: Record<SimulatorNodeAction, { label: string; doing: (node: string) => string }> = {
+  cordon: { label: "Cordon", doing: (node) => `Cordoning ${node}` },
+  uncordon: { label: "Uncordon", doing: (node) => `Uncordoning ${node}` },
+  drain: { label: "Drain", doing: (node) => `Draining ${node} (an eviction a budget refuses is retried until the timeout)` },
+  lose: { label: "Lose node", doing: (node) => `Stopping the kubelet of ${node}` },
+  restore: { label: "Restore node", doing: (node) => `Restarting the kubelet of ${node}` },
 };
 
-const POD_VERBS: Record<SimulatorPodAction, { label: string; doing: string }> = {
-  delete: { label: "Delete pod", doing: "Deleting pod" },
-  "kubelet-evict": { label: "Kubelet-evict", doing: "Having the kubelet evict" },
-  preempt: { label: "Preempt", doing: "Having the scheduler preempt" },
+const POD_VERBS: Record<SimulatorPodAction, { label: string; doing: (pod: string) => string }> = {
+  delete: { label: "Delete pod", doing: (pod) => `Deleting pod ${pod}` },
+  "kubelet-evict": { label: "Kubelet-evict", doing: (pod) => `Having the kubelet evict ${pod}` },
+  preempt: { label: "Preempt", doing: (pod) => `Having the scheduler preempt ${pod}` },
 };
 
 // Links to sandbox pages do not prefetch: one request per pod on screen, for pages opened on purpose.
@@ -58,7 +58,7 @@ function PodRow({ node, pod, pending, run }: { node: string; pod: SimulatorPod; 
               className={styles.button}
               aria-label={`${POD_VERBS[action].label} ${target}`}
               disabled={pending.has(key)}
-              onClick={() => run(key, { node, doing: `${POD_VERBS[action].doing} ${target}`, sandboxes: sandboxesOf([pod]) }, () => podAction(pod.namespace, pod.pod, action))}
+              onClick={() => run(key, { node, doing: POD_VERBS[action].doing(target), sandboxes: sandboxesOf([pod]) }, () => podAction(pod.namespace, pod.pod, action))}
             >
               {POD_VERBS[action].label}
             </button>
@@ -103,7 +103,7 @@ function NodeCard({ node, pending, run, latest }: { node: SimulatorNode; pending
                 className={styles.button}
                 aria-label={`${NODE_VERBS[action].label} ${node.name}`}
                 disabled={pending.has(key)}
-                onClick={() => run(key, { node: node.name, doing: `${NODE_VERBS[action].doing} ${node.name}`, sandboxes }, () => nodeAction(node.name, action))}
+                onClick={() => run(key, { node: node.name, doing: NODE_VERBS[action].doing(node.name), sandboxes }, () => nodeAction(node.name, action))}
               >
                 {NODE_VERBS[action].label}
               </button>
