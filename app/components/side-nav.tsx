@@ -1,7 +1,8 @@
-import type { ReactNode } from "react";
+import { Fragment, Suspense, type ReactNode } from "react";
 import { NodeIcon, SandboxIcon, SettingsIcon, VolumeIcon } from "./icons.tsx";
 import { NavLink } from "./nav-link.tsx";
 import styles from "./side-nav.module.css";
+import { SimulatorNavItem } from "./simulator-nav-item.tsx";
 
 const SECTIONS: ReadonlyArray<{ href: string; label: string; icon: ReactNode }> = [
   { href: "/sandboxes", label: "Sandboxes", icon: <SandboxIcon /> },
@@ -10,18 +11,25 @@ const SECTIONS: ReadonlyArray<{ href: string; label: string; icon: ReactNode }> 
   { href: "/settings", label: "Settings", icon: <SettingsIcon /> },
 ];
 
-/** The console's main navigation. */
+/** The console's main navigation; the Simulator follows Nodes when the console runs on the embedded cluster. */
 export function SideNav() {
   return (
     <nav aria-label="Console" className={styles.nav}>
       <ul className={styles.list}>
         {SECTIONS.map((section) => (
-          <li key={section.href}>
-            <NavLink href={section.href}>
-              <span className={styles.icon}>{section.icon}</span>
-              {section.label}
-            </NavLink>
-          </li>
+          <Fragment key={section.href}>
+            <li>
+              <NavLink href={section.href}>
+                <span className={styles.icon}>{section.icon}</span>
+                {section.label}
+              </NavLink>
+            </li>
+            {section.href === "/nodes" ? (
+              <Suspense fallback={null}>
+                <SimulatorNavItem />
+              </Suspense>
+            ) : null}
+          </Fragment>
         ))}
       </ul>
     </nav>

@@ -7,14 +7,16 @@ import { connectToEmbeddedCluster, connectToRealCluster, type ClusterConnection 
 
 export interface RuntimeCluster {
   connection: ClusterConnection;
+  /** The embedded cluster's address, where its fault API (/sim/v1) is served; null on a real cluster. */
+  simulatorUrl: string | null;
   stop(): Promise<void>;
 }
 
 export async function openCluster(config: ServerConfig): Promise<RuntimeCluster> {
   if (config.cluster.mode !== "embedded") {
-    return { connection: connectToRealCluster(config.cluster.mode, config.cluster.kubeconfig), stop: async () => {} };
+    return { connection: connectToRealCluster(config.cluster.mode, config.cluster.kubeconfig), simulatorUrl: null, stop: async () => {} };
   }
   const { startSimulatedCluster } = await import("../sim/index.ts");
   const simulated = await startSimulatedCluster({ dataDir: path.join(config.dataDir, "cluster"), ...config.simulator });
-  return { connection: connectToEmbeddedCluster(simulated.serverUrl), stop: () => simulated.stop() };
+  return { connection: connectToEmbeddedCluster(simulated.serverUrl), simulatorUrl: simulated.serverUrl, stop: () => simulated.stop() };
 }

@@ -12,6 +12,7 @@ import { volumeSchema } from "../domain/volume.ts";
 import { maintenancePreviewSchema } from "../disruption/maintenance-preview.ts";
 import { nodeViewSchema } from "../sandboxes/describe-nodes.ts";
 import { problemDetailsSchema } from "./problem-details.ts";
+import { simulatorActionResultSchema, simulatorDrainOptionsSchema, simulatorStateSchema, SIMULATOR_NODE_ACTIONS, SIMULATOR_POD_ACTIONS } from "../domain/simulator.ts";
 
 // GET /api/v1/openapi.json, generated from the very zod schemas the API validates with, so the
 // document cannot drift from the code. Cross-field rules (a refinement) do not show in JSON
@@ -163,6 +164,20 @@ export function openApiDocument(version: string) {
           responses: { 200: { description: "An event stream; each event's data is a TimelineEvent", content: { "text/event-stream": { schema: { type: "string" } } } }, 400: problems },
         },
       },
+      // The Simulator (embedded cluster only; 404 elsewhere).
+      "/api/v1/simulator": { get: { summary: "The embedded cluster's nodes (kubelet up, Ready, cordoned) with the sandbox pods on each", responses: { 200: json(ref("SimulatorState")), 404: problems, 503: problems } } },
+      "/api/v1/simulator/nodes/{name}/{action}": {
+        parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }, { name: "action", in: "path", required: true, schema: { type: "string", enum: [...SIMULATOR_NODE_ACTIONS] } }],
+        post: { summary: "Cordon, uncordon, drain (answers with kubectl's report), lose or restore a simulated node", requestBody: { required: false, ...json(ref("SimulatorDrainOptions")) }, responses: { 200: json(ref("SimulatorActionResult")), 400: problems, 404: problems, 502: problems } },
+      },
+      "/api/v1/simulator/pods/{namespace}/{name}/{action}": {
+        parameters: [
+          { name: "namespace", in: "path", required: true, schema: { type: "string" } },
+          { name: "name", in: "path", required: true, schema: { type: "string" } },
+          { name: "action", in: "path", required: true, schema: { type: "string", enum: [...SIMULATOR_POD_ACTIONS] } },
+        ],
+        post: { summary: "Delete a simulated pod, have its kubelet evict it, or have the scheduler preempt it", responses: { 200: json(ref("SimulatorActionResult")), 400: problems, 404: problems, 502: problems } },
+      },
     },
     components: {
       schemas: {
@@ -180,6 +195,9 @@ export function openApiDocument(version: string) {
         AuditEntry: jsonSchema(auditEntrySchema, "output"),
         Health: jsonSchema(healthSchema, "output"),
         Problem: jsonSchema(problemDetailsSchema, "output"),
+        SimulatorState: jsonSchema(simulatorStateSchema, "output"),
+        SimulatorDrainOptions: jsonSchema(simulatorDrainOptionsSchema, "input"),
+        SimulatorActionResult: jsonSchema(simulatorActionResultSchema, "output"),
       },
     },
   };

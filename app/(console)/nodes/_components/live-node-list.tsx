@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { NodeIcon } from "@/app/components/icons.tsx";
@@ -8,7 +8,10 @@ import { PhaseBadge } from "@/app/components/phase-badge.tsx";
 import tableStyles from "@/app/components/data-table.module.css";
 import type { DrainOutcome } from "@/lib/disruption/maintenance-preview.ts";
 import type { NodeView } from "@/lib/sandboxes/describe-nodes.ts";
+import { runsKey, type MaintenanceRunView } from "./maintenance-data.ts";
+import { NodeMaintenance, runHeadingId, useNodeRuns } from "./node-maintenance.tsx";
 import { fetchNodes, fetchPreview } from "./node-data.ts";
+import { StartMaintenanceDialog } from "./start-maintenance-dialog.tsx";
 import styles from "./live-node-list.module.css";
 
 const OUTCOME_LABELS: Record<DrainOutcome, string> = {
@@ -21,14 +24,31 @@ const OUTCOME_LABELS: Record<DrainOutcome, string> = {
   refused: "Refused by drain",
 };
 
-/** What draining the node would do, fetched when asked for (it lists every pod on the node). */
-function DrainPreview({ node }: { node: string }) {
+/**
+ * What draining the node would do, fetched when asked for (it lists every pod on the node), and
+ * the action that does it: maintenance, confirmed against this very preview.
+ */
+function DrainPreview({ node, running, onStarted }: { node: string; running: boolean; onStarted: (run: MaintenanceRunView) => void }) {
   const { data, error, isPending } = useQuery({ queryKey: ["node-preview", node], queryFn: ({ signal }) => fetchPreview(node, signal) });
   if (isPending) return <p className={styles.muted}>Working out what a drain of {node} would do…</p>;
   if (error) return <p className={styles.warning} role="alert">{(error as Error).message}</p>;
-  if (data.pods.length === 0) return <p className={styles.muted}>Nothing runs on {node}: a drain would only cordon it.</p>;
+  const start = (
+    <div className={styles.startRow}>
+      <StartMaintenanceDialog preview={data} disabled={running} onStarted={onStarted} focusAfterStart={runHeadingId(node)} />
+      {running ? <span className={styles.muted}>A maintenance run of {node} is running: see its progress below.</span> : null}
+    </div>
+  );
+  if (data.pods.length === 0) {
+    return (
+      <>
+        <p className={styles.muted}>Nothing runs on {node}: a drain would only cordon it.</p>
+        {start}
+      </>
+    );
+  }
   const caption = `What draining ${node} would do`;
   return (
+    <>
     <table className={tableStyles.table} aria-label={caption}>
       <caption className="visually-hidden">{caption}</caption>
       <thead>
@@ -54,11 +74,25 @@ function DrainPreview({ node }: { node: string }) {
         ))}
       </tbody>
     </table>
+    {start}
+    </>
   );
 }
 
 function NodeCard({ node }: { node: NodeView }) {
   const [previewing, setPreviewing] = useState(false);
+  const [shownRun, setShownRun] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const runs = useNodeRuns(node.name);
+  const running = runs.data?.some((run) => run.state === "Running") ?? false;
+  const onStarted = (run: MaintenanceRunView) => {
+    // Shown at once, without waiting for the history to be read again.
+    queryClient.setQueryData<MaintenanceRunView[]>(runsKey(node.name), (old) => [run, ...(old ?? []).filter((one) => one.id !== run.id)]);
+    setShownRun(run.id);
+    // The preview is about to be out of date: close it, and read it afresh when it is opened again.
+    setPreviewing(false);
+    void queryClient.invalidateQueries({ queryKey: ["node-preview", node.name] });
+  };
   const state = !node.ready ? "Not Ready" : node.cordoned ? "Cordoned" : "Ready";
   return (
     <section className={styles.card} aria-labelledby={`node-${node.name}`}>
@@ -86,7 +120,14 @@ function NodeCard({ node }: { node: NodeView }) {
           ))}
         </ul>
       ) : null}
-      {previewing ? <DrainPreview node={node.name} /> : null}
+      {previewing ? <DrainPreview node={node.name} running={running} onStarted={onStarted} /> : null}
+      {runs.error ? (
+        <p className={styles.warning} role="alert">
+          {runs.error.message}
+        </p>
+      ) : (
+        <NodeMaintenance node={node.name} runs={runs.data ?? []} shownId={shownRun} onShow={setShownRun} />
+      )}
     </section>
   );
 }

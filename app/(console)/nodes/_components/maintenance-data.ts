@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { postAction } from "@/app/(console)/_components/action-problem.ts";
+import { maintenanceRunSchema } from "@/lib/domain/maintenance.ts";
+
+// Maintenance runs as the API sends them (JSON: dates as strings), and the calls that start,
+// follow and cancel them. Query keys sit under ["nodes", node] so the event stream's refresh of
+// the nodes (every timeline event, maintenance steps included) refreshes them as well.
+
+export const maintenanceRunWireSchema = maintenanceRunSchema.extend({ startedAt: z.string(), finishedAt: z.string().nullable() });
+export type MaintenanceRunView = z.infer<typeof maintenanceRunWireSchema>;
+
+export const runsKey = (node: string) => ["nodes", node, "maintenance"] as const;
+export const runKey = (node: string, id: string) => ["nodes", node, "maintenance", id] as const;
+
+/** The node's runs, newest first. */
+export async function fetchRuns(node: string, signal?: AbortSignal): Promise<MaintenanceRunView[]> {
+  const response = await fetch(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance`, { signal });
+  if (!response.ok) throw new Error(`Reading the maintenance history of ${node} failed: HTTP ${response.status}`);
+  return z.object({ items: z.array(maintenanceRunWireSchema) }).parse(await response.json()).items;
+}
+
+export async function fetchRun(id: string, signal?: AbortSignal): Promise<MaintenanceRunView> {
+  const response = await fetch(`/api/v1/maintenance/${encodeURIComponent(id)}`, { signal });
+  if (!response.ok) throw new Error(`Reading maintenance run ${id} failed: HTTP ${response.status}`);
+  return maintenanceRunWireSchema.parse(await response.json());
+}
+
+/** Starts maintenance with the server's default options; the run answers at once, Running. */
+export function startMaintenance(node: string): Promise<MaintenanceRunView> {
+  return postAction(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance`, maintenanceRunWireSchema, {});
+}
+
+export function cancelMaintenance(id: string): Promise<unknown> {
+  return postAction(`/api/v1/maintenance/${encodeURIComponent(id)}/cancel`, z.object({ cancelling: z.string() }));
+}

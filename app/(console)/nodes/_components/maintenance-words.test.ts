@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { MaintenancePreview, PodDrainPreview } from "@/lib/disruption/maintenance-preview.ts";
+import { nextForRun, nextForStep, previewSummary } from "./maintenance-words.ts";
+
+const pod = (name: string, outcome: PodDrainPreview["outcome"], sandbox: boolean, checkpointedFirst = false): PodDrainPreview => ({
+  namespace: "default",
+  pod: name,
+  sandbox: sandbox ? { id: `id-${name}`, name } : null,
+  outcome,
+  checkpointedFirst,
+  message: "",
+});
+
+const preview = (pods: PodDrainPreview[]): MaintenancePreview => ({ node: "worker-1", cordoned: false, otherSchedulableNodes: ["worker-2"], pods });
+
+describe("the confirmation's summary of a drain preview", () => {
+  it("counts each outcome and says which sandboxes are protected", () => {
+    expect(previewSummary(preview([pod("a", "moves", true, true), pod("b", "moves", true), pod("c", "waitsForNode", true), pod("dns", "evicted", false)]))).toEqual([
+      "worker-1 is cordoned first: nothing new is scheduled on it.",
+      expect.stringContaining("3 sandboxes are checkpointed, then evicted"),
+      "2 sandboxes move to another node, workspace and all.",
+      expect.stringContaining("1 sandbox waits for worker-1: the volume is pinned there"),
+      expect.stringContaining("1 sandbox is protected by a PodDisruptionBudget"),
+      "1 other pod is evicted as kubectl drain would.",
+    ]);
+  });
+
+  it("says so when no sandbox runs on the node", () => {
+    expect(previewSummary(preview([]))).toEqual(["worker-1 is cordoned first: nothing new is scheduled on it.", "No sandbox runs on it."]);
+  });
+});
+
+describe("what happens next", () => {
+  it("a blocked sandbox stays protected on the node; the operator fixes the hook or the policy", () => {
+    expect(nextForStep({ step: "WaitingForOperator", message: "Checkpoint Failed" }, "worker-1")).toMatch(/keeps running on worker-1, protected by its budget, and was not evicted.*checkpointFailurePolicy/);
+  });
+
+  it("an eviction a budget kept refusing points at the PodDisruptionBudget", () => {
+    expect(nextForStep({ step: "Failed", message: "Its eviction was still refused after 300 s" }, "worker-1")).toContain("kubectl get pdb");
+  });
+
+  it("a sandbox on its way needs nothing", () => {
+    expect(nextForStep({ step: "Evicting", message: "" }, "worker-1")).toBeNull();
+  });
+
+  it("a finished run says to uncordon the node when the work is done", () => {
+    expect(nextForRun("Succeeded", "worker-1")).toContain("kubectl uncordon worker-1");
+  });
+});

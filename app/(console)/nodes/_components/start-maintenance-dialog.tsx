@@ -1,0 +1,96 @@
+"use client";
+
+import * as AlertDialog from "@radix-ui/react-alert-dialog";
+import { useMutation } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { ActionProblem } from "@/app/(console)/_components/action-problem.ts";
+import type { MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
+import { startMaintenance, type MaintenanceRunView } from "./maintenance-data.ts";
+import { previewSummary } from "./maintenance-words.ts";
+import styles from "./maintenance.module.css";
+
+/**
+ * "Start maintenance…": a confirmation that repeats what the preview said, then the POST. The
+ * dialog stays open on a refusal and shows the server's words there, where the person acted.
+ */
+export function StartMaintenanceDialog({
+  preview,
+  disabled,
+  onStarted,
+  focusAfterStart,
+}: {
+  preview: MaintenancePreview;
+  disabled: boolean;
+  onStarted: (run: MaintenanceRunView) => void;
+  /** The id of what takes focus once the run has started (its progress), instead of the trigger. */
+  focusAfterStart: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const started = useRef(false);
+  const start = useMutation({
+    mutationFn: () => startMaintenance(preview.node),
+    onSuccess: (run) => {
+      started.current = true;
+      setOpen(false);
+      onStarted(run);
+    },
+  });
+  const problem = start.error instanceof ActionProblem ? start.error : start.error ? new ActionProblem("Starting maintenance failed", start.error.message, 0) : null;
+  return (
+    <AlertDialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) start.reset();
+      }}
+    >
+      <AlertDialog.Trigger asChild>
+        <button type="button" className={styles.primaryButton} disabled={disabled}>
+          Start maintenance…
+        </button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className={styles.overlay} />
+        <AlertDialog.Content
+          className={styles.dialog}
+          onCloseAutoFocus={(event) => {
+            // The trigger goes away with the preview; the keyboard user lands on the progress instead.
+            if (!started.current) return;
+            started.current = false;
+            event.preventDefault();
+            document.getElementById(focusAfterStart)?.focus();
+          }}
+        >
+          <AlertDialog.Title className={styles.dialogTitle}>Start maintenance of {preview.node}?</AlertDialog.Title>
+          <AlertDialog.Description asChild>
+            <div className={styles.dialogBody}>
+              <p>What will happen, as the preview says:</p>
+              <ul className={styles.summary}>
+                {previewSummary(preview).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+          </AlertDialog.Description>
+          {problem ? (
+            <div className={styles.problem} role="alert">
+              <strong>{problem.title}</strong>
+              <p>{problem.detail}</p>
+            </div>
+          ) : null}
+          <div className={styles.dialogActions}>
+            <AlertDialog.Cancel asChild>
+              <button type="button" className={styles.button}>
+                Not now
+              </button>
+            </AlertDialog.Cancel>
+            {/* Not AlertDialog.Action: that closes at once, and a refusal must stay on screen. */}
+            <button type="button" className={styles.primaryButton} disabled={start.isPending} onClick={() => start.mutate()}>
+              {start.isPending ? "Starting…" : "Start maintenance"}
+            </button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

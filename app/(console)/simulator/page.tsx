@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { PageHeader } from "@/app/components/page-header.tsx";
+import type { SimulatorState } from "@/lib/domain/simulator.ts";
+import { getRuntime } from "@/lib/server/runtime.ts";
+import { simulatorOf } from "@/lib/server/simulator-route.ts";
+import { simulatorState } from "@/lib/server/simulator-state.ts";
+import { SimulatorBoard } from "./_components/simulator-board.tsx";
+
+export const metadata: Metadata = { title: "Simulator" };
+
+const DESCRIPTION = "Rehearse disruptions on the embedded simulated cluster: cordon, drain or lose a node, delete, evict or preempt a sandbox's pod — then follow the sandbox's timeline as it recovers.";
+
+export default async function SimulatorPage() {
+  await connection();
+  const runtime = await getRuntime();
+  if (!runtime.cluster.simulatorUrl) {
+    return (
+      <>
+        <PageHeader title="Simulator" />
+        <EmptyState title="There is no simulator on a real cluster">
+          <p>
+            This console runs on a real Kubernetes cluster ({runtime.cluster.connection.mode}), where a drain or a lost node is real. The Simulator exists only on Berth&apos;s embedded simulated
+            cluster: start a console without a kubeconfig (or with <code>BERTH_CLUSTER=embedded</code>) to rehearse disruptions there.
+          </p>
+        </EmptyState>
+      </>
+    );
+  }
+  const reconciler = runtime.reconciler.current();
+  // Before Berth watches the cluster there is nothing to show yet; the board fills in live.
+  let initial: SimulatorState | null = null;
+  if (reconciler) initial = await simulatorOf(runtime.cluster).state().then((cluster) => simulatorState(cluster, reconciler.nodeViews(), runtime.live.all())).catch(() => null);
+  return (
+    <>
+      <PageHeader title="Simulator" description={DESCRIPTION} />
+      <SimulatorBoard initialState={initial} initialAt={Date.now()} />
+    </>
+  );
+}
