@@ -11,7 +11,7 @@ import {
 } from "../domain/gateway-settings.ts";
 import { problemsFromZodError, type SpecProblem } from "../domain/problems.ts";
 import type { Store, StoredGatewaySetting } from "../store/index.ts";
-import { SpecRejectedError } from "./lifecycle-errors.ts";
+import { RequestRejectedError } from "./lifecycle-errors.ts";
 
 // The gateway defaults in effect: the configuration (environment > file > built-in default),
 // with the changes made through Berth on top. A change through Berth wins because it is the
@@ -83,19 +83,19 @@ function withAllowed(problem: SpecProblem): SpecProblem {
  */
 export async function changeGatewaySettings(deps: SettingsDeps, input: unknown, actor: string): Promise<GatewaySetting[]> {
   const parsed = gatewaySettingsChangeSchema.safeParse(input);
-  if (!parsed.success) throw new SpecRejectedError(problemsFromZodError(parsed.error).map(withAllowed));
+  if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error).map(withAllowed));
   const { reset = [], ...values } = parsed.data;
   const changes = Object.fromEntries(Object.entries(values).filter(([key, value]) => isEditable(key) && value !== undefined)) as Partial<Record<EditableGatewayKey, string | null>>;
   const both = reset.filter((key) => key in changes);
   if (both.length > 0) {
-    throw new SpecRejectedError(both.map((key) => ({ code: "custom", path: ["reset"], message: `reset names ${key}, which the change also sets: either set it or reset it` })));
+    throw new RequestRejectedError(both.map((key) => ({ code: "custom", path: ["reset"], message: `reset names ${key}, which the change also sets: either set it or reset it` })));
   }
   // The whole result must pass the rules the configuration is checked with at start.
   const stored = applied(await deps.store.settings.getGatewaySettings());
   const kept = stored.filter((setting) => !(reset as string[]).includes(setting.key) && !(setting.key in changes));
   const changed = Object.entries(changes).map(([key, value]) => ({ key: key as GatewayDefaultKey, value, updatedAt: new Date(), updatedBy: actor }));
   const merged = overlayed(deps.config, [...kept, ...changed]);
-  if (!merged.success) throw new SpecRejectedError(problemsFromZodError(merged.error).map(withAllowed));
+  if (!merged.success) throw new RequestRejectedError(problemsFromZodError(merged.error).map(withAllowed));
 
   const configured = configuredValues(deps);
   if (reset.length > 0) await deps.store.settings.resetGatewaySettings(reset, actor, configured);

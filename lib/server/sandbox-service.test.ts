@@ -79,7 +79,7 @@ describe("the settings in effect", () => {
   it("refuse an invalid value with the field and what is allowed, and change nothing", async () => {
     const attempt = changeGatewaySettings(runtime, { workspaceBackend: "nfs", workspaceDefaultStorageSize: "7Gi" }, "alice");
     await expect(attempt).rejects.toMatchObject({
-      name: "SpecRejectedError",
+      name: "RequestRejectedError",
       problems: [{ path: ["workspaceBackend"], message: "workspace backend must be one of: pvc, ephemeral. Allowed: pvc or ephemeral" }],
     });
     expect((await gatewaySettings(runtime)).find((one) => one.key === "workspaceDefaultStorageSize")?.value).toBe("3Gi");
