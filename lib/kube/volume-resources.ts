@@ -32,6 +32,8 @@ export function volumeResources(connection: ClusterConnection, version: SandboxA
     listSandboxes: async (namespace: string): Promise<StoredSandbox[]> =>
       ((await kube(() => custom.listNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural: "sandboxes" }))) as { items: StoredSandbox[] }).items,
 
+    listStorageClasses: async (): Promise<V1StorageClass[]> => (await kube(() => storage.listStorageClass())).items,
+
     readStorageClass: (name: string): Promise<V1StorageClass | null> => nullIfNotFound(() => storage.readStorageClass({ name })),
 
     /**

@@ -11,3 +11,10 @@ export async function volumeServiceDeps(runtime: Runtime): Promise<VolumeActionD
   const { sandboxApiVersion } = await sandboxServiceDeps(runtime);
   return { store: runtime.store, volumes: volumeResources(runtime.cluster.connection, sandboxApiVersion), known: () => reconciler.volumes() };
 }
+
+/** The StorageClasses whose claims can grow, for the Volumes page to offer Expand only there. */
+export async function expandableStorageClasses(runtime: Runtime): Promise<string[]> {
+  const { sandboxApiVersion } = await sandboxServiceDeps(runtime);
+  const classes = await volumeResources(runtime.cluster.connection, sandboxApiVersion).listStorageClasses();
+  return classes.filter((one) => one.allowVolumeExpansion === true).map((one) => one.metadata?.name ?? "").filter(Boolean);
+}

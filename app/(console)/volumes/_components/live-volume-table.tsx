@@ -6,6 +6,7 @@ import { VolumeIcon } from "@/app/components/icons.tsx";
 import tableStyles from "@/app/components/data-table.module.css";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { fetchVolumes, OWNERSHIP_LIFECYCLE } from "./volume-rows.ts";
+import { VolumeActions } from "./volume-actions.tsx";
 import styles from "./live-volume-table.module.css";
 
 const STATE_LABELS: Record<Volume["state"], string> = { attached: "Attached", detached: "Detached", orphaned: "Orphaned" };
@@ -21,7 +22,7 @@ function Binding({ volume }: { volume: Volume }) {
 }
 
 /** Every claim Berth knows, kept current by the event stream. */
-export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes: Volume[]; initialAt: number }) {
+export function LiveVolumeTable({ initialVolumes, initialAt, expandableClasses }: { initialVolumes: Volume[]; initialAt: number; expandableClasses: readonly string[] }) {
   const { data: volumes, error } = useQuery({ queryKey: ["volumes"], queryFn: ({ signal }) => fetchVolumes(signal), initialData: initialVolumes, initialDataUpdatedAt: initialAt });
   if (volumes.length === 0) {
     return (
@@ -50,6 +51,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes:
               <th scope="col" className={tableStyles.numeric}>Size</th>
               <th scope="col">Pinned to node</th>
               <th scope="col">State</th>
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
@@ -72,6 +74,9 @@ export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes:
                     {STATE_LABELS[volume.state]}
                   </span>
                   {volume.attachedTo ? <span className={styles.sub}>to {volume.attachedTo.pod}{volume.attachedTo.nodeName ? ` on ${volume.attachedTo.nodeName}` : ""}</span> : null}
+                </td>
+                <td>
+                  <VolumeActions volume={volume} expandableClasses={expandableClasses} />
                 </td>
               </tr>
             ))}
