@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expansionProblem, mayDelete, mayStartSandboxFrom, startFromClaimHref } from "./volume-actions.ts";
+import { expansionProblem, isSettling, mayDelete, mayStartSandboxFrom, startFromClaimHref } from "./volume-actions.ts";
 
 const GONE = { id: "6f1c1f9e-0000-4000-8000-000000000002", name: "old", deleted: true };
 const LIVE = { ...GONE, deleted: false };
@@ -25,5 +25,14 @@ describe("the Volumes page's rules", () => {
     expect(mayStartSandboxFrom({ state: "orphaned", sandbox: GONE, ownership: "delete", phase: "Bound" })).toBe(false);
     expect(mayStartSandboxFrom({ state: "detached", sandbox: LIVE, ownership: "retain", phase: "Bound" })).toBe(false);
     expect(startFromClaimHref({ namespace: "default", name: "workspace-box" })).toBe("/sandboxes/new?claim=default/workspace-box");
+  });
+
+  it("know when a claim is on its way somewhere no timeline event will announce", () => {
+    const bound = { requested: "2Gi", capacity: "2Gi", phase: "Bound", state: "detached" as const, sandbox: GONE, attachedTo: null };
+    expect(isSettling(bound)).toBe(false);
+    expect(isSettling({ ...bound, requested: "3Gi" })).toBe(true);
+    expect(isSettling({ ...bound, phase: "Terminating" })).toBe(true);
+    expect(isSettling({ ...bound, state: "attached", attachedTo: { pod: "old", nodeName: "worker-1" } })).toBe(true);
+    expect(isSettling({ ...bound, state: "attached", attachedTo: { pod: "new-box", nodeName: "worker-1" } })).toBe(false);
   });
 });

@@ -33,3 +33,19 @@ export function mayStartSandboxFrom(volume: Pick<Volume, "state" | "sandbox" | "
 export function startFromClaimHref(volume: Pick<Volume, "namespace" | "name">): string {
   return `/sandboxes/new?claim=${volume.namespace}/${volume.name}`;
 }
+
+/** The claim asks for more than its volume has yet: a resize is under way (or waits on a resizer). */
+export function isResizing(volume: Pick<Volume, "requested" | "capacity">): boolean {
+  const requested = volume.requested === null ? null : parseQuantity(volume.requested);
+  const capacity = volume.capacity === null ? null : parseQuantity(volume.capacity);
+  return requested !== null && capacity !== null && requested > capacity;
+}
+
+/**
+ * The claim is on its way to another state that no timeline event will announce: a resize, a
+ * deletion held by a pod, or the pod of a deleted sandbox still letting go of it.
+ */
+export function isSettling(volume: Pick<Volume, "requested" | "capacity" | "phase" | "state" | "sandbox" | "attachedTo">): boolean {
+  if (isResizing(volume) || volume.phase === "Terminating") return true;
+  return volume.state === "attached" && volume.sandbox !== null && volume.sandbox.deleted && volume.attachedTo?.pod === volume.sandbox.name;
+}

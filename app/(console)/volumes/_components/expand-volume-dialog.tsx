@@ -2,7 +2,6 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { sendJson } from "@/app/(console)/_components/send-json.ts";
@@ -11,8 +10,7 @@ import { expansionProblem, volumeExpansionSchema, type VolumeExpansion } from "@
 import styles from "./volume-actions.module.css";
 
 /** Ask for a larger claim; offered only where the claim's StorageClass allows expansion. */
-export function ExpandVolumeDialog({ volume }: { volume: Volume }) {
-  const queryClient = useQueryClient();
+export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onChanged: () => void }) {
   const ids = useId();
   const [open, setOpen] = useState(false);
   const current = volume.requested ?? volume.capacity;
@@ -36,8 +34,8 @@ export function ExpandVolumeDialog({ volume }: { volume: Volume }) {
       setError(onSize ? "size" : "root", { type: "server", message: onSize?.message ?? result.message }, { shouldFocus: Boolean(onSize) });
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: ["volumes"] });
     setOpen(false);
+    onChanged();
     reset();
   });
 
