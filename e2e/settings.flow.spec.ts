@@ -75,6 +75,30 @@ test("an invalid value shows the field's error and keeps what was typed; nothing
   expect(items.find((item) => item.key === "workspaceDefaultStorageSize")).toMatchObject({ value: "2Gi", source: "default" });
 });
 
+test("a refusal from the server lands on the field it names, and what was typed stays", async ({ page, browserErrors }) => {
+  // No rule is the server's alone (both sides use one schema), so the answer is staged: as the
+  // server would word one that the browser could not know, such as a change racing another.
+  await page.route("**/api/v1/settings", (route) =>
+    route.request().method() === "PUT"
+      ? route.fulfill({
+          status: 400,
+          contentType: "application/problem+json",
+          body: JSON.stringify({ type: "https://berth.dev/problems/invalid-request", title: "The request is not valid", status: 400, detail: "Correct the fields listed in errors and send it again.", code: "invalid-request", errors: [{ field: "sandboxNamespace", code: "custom", message: "sandboxNamespace agents is refused by the server" }] }),
+        })
+      : route.continue(),
+  );
+  await page.goto("/settings");
+  const form = page.getByRole("form", { name: "Change the defaults" });
+  const namespace = form.getByRole("textbox", { name: "Sandbox namespace" });
+  await namespace.fill("agents");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(namespace).toHaveAccessibleDescription(/agents is refused by the server/);
+  await expect(namespace).toHaveValue("agents");
+  await expect(namespace).toBeFocused();
+  // The browser logs the staged 400, as it should; nothing else may be logged.
+  browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !error.includes("status of 400")));
+});
+
 test("PUT /api/v1/settings refuses an invalid value with problem+json naming the field and what is allowed", async ({ request }) => {
   const response = await request.put("/api/v1/settings", { data: { workspaceBackend: "nfs", labelPrefix: "example.com" } });
   const body = (await response.json()) as { code: string; errors: { field: string; message: string }[] };
