@@ -1,6 +1,7 @@
+import type { GatewaySettingSource } from "@/lib/domain/gateway-settings.ts";
 import styles from "./settings-list.module.css";
 
-export type SettingSource = "default" | "environment" | "file";
+export type SettingSource = GatewaySettingSource;
 
 export interface SettingEntry {
   /** The configuration key, e.g. `workspaceBackend`. */
@@ -17,7 +18,7 @@ export interface SettingEntry {
    */
   value: { kind: "literal"; text: string } | { kind: "meaning"; text: string };
   source: SettingSource;
-  /** Which variable or file set it, when it did not come from the built-in default. */
+  /** Which variable or file set it (or who changed it through Berth), when it did not come from the built-in default. */
   sourceDetail?: string;
 }
 
@@ -25,6 +26,7 @@ const SOURCE_LABELS: Record<SettingSource, string> = {
   default: "Default",
   environment: "Environment variable",
   file: "Config file",
+  berth: "Changed through Berth",
 };
 
 /** Read-only configuration as a definition list: name and Helm value, the value, and where it came from. */

@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { CLUSTER_MODES, type ClusterMode } from "../domain/cluster-mode.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { ALLOWED_GATEWAY_VALUES } from "../domain/gateway-settings.ts";
 import type { StoreLocation } from "../store/open-store.ts";
 import { resolveSimulator, type SimulatorConfig } from "./simulator-config.ts";
 import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
@@ -68,23 +69,6 @@ function readConfigFile(file: string, inputs: ConfigInputs, problems: string[]):
   return result.data.server ?? {};
 }
 
-function describeAllowed(key: GatewayKey): string {
-  switch (key) {
-    case "workspaceBackend":
-      return "pvc or ephemeral";
-    case "workspaceDefaultStorageSize":
-      return "a positive Kubernetes quantity such as 2Gi";
-    case "workspaceStorageClass":
-      return "a StorageClass name, or an empty string for no class (leave unset for the cluster default)";
-    case "workspaceMountPath":
-      return "an absolute path such as /sandbox";
-    case "sandboxNamespace":
-      return "a DNS-1123 label such as default or agents";
-    case "labelPrefix":
-      return "a DNS subdomain such as berth.dev";
-  }
-}
-
 function resolveGateway(inputs: ConfigInputs, fromFile: Record<string, unknown>, file: string | null, problems: string[]) {
   const raw: Record<string, unknown> = {};
   const sources = {} as Record<GatewayKey, ConfigSource>;
@@ -105,7 +89,7 @@ function resolveGateway(inputs: ConfigInputs, fromFile: Record<string, unknown>,
   for (const issue of result.error.issues) {
     const key = issue.path[0] as GatewayKey;
     const where = sources[key] === "file" ? `${helmValueFor(key)} in ${file}` : environmentVariableFor(key);
-    problems.push(`${where} = ${JSON.stringify(raw[key])}: ${issue.message}. Allowed: ${describeAllowed(key)}.`);
+    problems.push(`${where} = ${JSON.stringify(raw[key])}: ${issue.message}. Allowed: ${ALLOWED_GATEWAY_VALUES[key]}.`);
   }
   return null;
 }

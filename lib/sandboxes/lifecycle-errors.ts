@@ -42,3 +42,35 @@ export class MaintenanceRunNotFoundError extends Error {
     this.name = "MaintenanceRunNotFoundError";
   }
 }
+
+/** A request other than a sandbox spec (settings, a volume action) breaks a rule (400). */
+export class RequestRejectedError extends Error {
+  constructor(readonly problems: SpecProblem[]) {
+    super(problems.map((problem) => `${problem.path.join(".") || "(body)"}: ${problem.message}`).join("; "));
+    this.name = "RequestRejectedError";
+  }
+}
+
+/** Berth knows no claim of that name: it does not exist, or is not a sandbox's (404). */
+export class VolumeNotFoundError extends Error {
+  constructor(namespace: string, name: string) {
+    super(`Berth knows no claim ${namespace}/${name}: it does not exist, or no sandbox made or used it. GET /api/v1/volumes lists the claims Berth knows.`);
+    this.name = "VolumeNotFoundError";
+  }
+}
+
+/** The claim is used — by a pod, or by a sandbox that mounts it or owns it — so it stays (409). */
+export class VolumeInUseError extends Error {
+  constructor(namespace: string, name: string, readonly users: string[]) {
+    super(`Claim ${namespace}/${name} is in use by ${users.join(", ")}: delete those first (or stop using the claim), then delete it.`);
+    this.name = "VolumeInUseError";
+  }
+}
+
+/** The claim cannot do this in its current state (409), e.g. grow while it is not bound yet. */
+export class VolumeStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "VolumeStateError";
+  }
+}

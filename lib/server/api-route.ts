@@ -1,7 +1,7 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
 import type { z } from "zod";
 import { problemsFromZodError } from "../domain/problems.ts";
-import { SpecRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
+import { SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
 
@@ -44,6 +44,12 @@ function problemFor(error: unknown): ProblemDetails {
   if (named<SandboxNameTakenError>(error, "SandboxNameTakenError")) {
     return problem(409, "name-taken", "The name is taken", error.message, [{ code: "name.taken", path: ["name"], message: error.message }]);
   }
+  if (named<RequestRejectedError>(error, "RequestRejectedError")) {
+    return problem(400, "invalid-request", "The request is not valid", "Correct the fields listed in errors and send it again.", error.problems);
+  }
+  if (named(error, "VolumeNotFoundError")) return problem(404, "volume-not-found", "No such claim", error.message);
+  if (named(error, "VolumeInUseError")) return problem(409, "volume-in-use", "The claim is in use", error.message);
+  if (named(error, "VolumeStateError")) return problem(409, "volume-wrong-state", "The claim cannot do that now", error.message);
   if (named(error, "SandboxNotFoundError")) return problem(404, "not-found", "No such sandbox", error.message);
   if (named(error, "NodeNotFoundError")) return problem(404, "node-not-found", "No such node", error.message);
   if (named(error, "MaintenanceRunNotFoundError")) return problem(404, "maintenance-not-found", "No such maintenance run", error.message);

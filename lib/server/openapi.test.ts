@@ -32,4 +32,10 @@ describe("the OpenAPI document", () => {
     const sandbox = document.components.schemas.Sandbox as { properties: { createdAt: { type: string; format: string } } };
     expect(sandbox.properties.createdAt).toMatchObject({ type: "string", format: "date-time" });
   });
+
+  it("documents the settings and volume-action paths with their request schemas", () => {
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/v1/settings", "/api/v1/settings/history", "/api/v1/volumes/{namespace}/{name}"]));
+    const change = document.components.schemas.GatewaySettingsChange as { properties: Record<string, unknown> };
+    expect(Object.keys(change.properties)).toEqual(expect.arrayContaining(["workspaceBackend", "workspaceStorageClass", "reset"]));
+  });
 });

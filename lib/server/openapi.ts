@@ -9,6 +9,8 @@ import { sandboxSpecSchema } from "../domain/sandbox-spec.ts";
 import { timelineEventSchema } from "../domain/timeline.ts";
 import { storageClassViewSchema } from "../domain/storage-class.ts";
 import { volumeSchema } from "../domain/volume.ts";
+import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "../domain/gateway-settings.ts";
+import { volumeExpansionSchema } from "../domain/volume-actions.ts";
 import { maintenancePreviewSchema } from "../disruption/maintenance-preview.ts";
 import { nodeViewSchema } from "../sandboxes/describe-nodes.ts";
 import { problemDetailsSchema } from "./problem-details.ts";
@@ -38,6 +40,10 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const problems = { description: "A problem, as application/problem+json (RFC 9457)", content: { "application/problem+json": { schema: ref("Problem") } } };
 const idParameter = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+const pageParameters = [
+  { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+  { name: "cursor", in: "query", schema: { type: "string" } },
+];
 const page = (item: string) => ({ type: "object", properties: { items: { type: "array", items: ref(item) }, nextCursor: { type: ["string", "null"] } }, required: ["items", "nextCursor"] });
 
 export function openApiDocument(version: string) {
@@ -157,6 +163,27 @@ export function openApiDocument(version: string) {
           responses: { 200: { description: "Every class, the default first", ...json({ type: "object", properties: { items: { type: "array", items: ref("StorageClass") } }, required: ["items"] }) }, 502: problems },
         },
       },
+      // Settings and volume actions (the admin pages).
+      "/api/v1/settings": {
+        get: { summary: "The gateway defaults in effect: configuration (environment > file > default) with the changes made through Berth on top, each with its source", responses: { 200: json(ref("GatewaySettings")) } },
+        put: {
+          summary: "Change gateway defaults (a change wins over the configuration; `reset` hands keys back to it); new sandboxes get them at once; audited",
+          requestBody: { required: true, ...json(ref("GatewaySettingsChange")) },
+          responses: { 200: json(ref("GatewaySettings")), 400: problems },
+        },
+      },
+      "/api/v1/settings/history": {
+        get: { summary: "Changes to the gateway defaults, newest first", parameters: pageParameters, responses: { 200: { description: "A page", ...json(page("AuditEntry")) }, 400: problems } },
+      },
+      "/api/v1/volumes/{namespace}/{name}": {
+        parameters: [{ name: "namespace", in: "path", required: true, schema: { type: "string" } }, { name: "name", in: "path", required: true, schema: { type: "string" } }],
+        delete: { summary: "Delete a claim Berth knows that no pod or live sandbox uses (by uid: a recreated claim is never deleted); audited", responses: { 200: { description: "Deleted" }, 404: problems, 409: problems, 503: problems } },
+        patch: {
+          summary: "Grow a bound claim whose StorageClass allows volume expansion; status.capacity follows once resized; audited",
+          requestBody: { required: true, ...json(ref("VolumeExpansion")) },
+          responses: { 202: { description: "Requested", ...json({ type: "object", properties: { from: { type: ["string", "null"] }, to: { type: "string" } } }) }, 400: problems, 404: problems, 409: problems, 503: problems },
+        },
+      },
       "/api/v1/events": {
         get: {
           summary: "Server-Sent Events of every timeline event; Last-Event-ID resumes without loss",
@@ -193,6 +220,9 @@ export function openApiDocument(version: string) {
         MaintenanceOptions: jsonSchema(maintenanceOptionsSchema, "input"),
         MaintenanceRun: jsonSchema(maintenanceRunSchema, "output"),
         AuditEntry: jsonSchema(auditEntrySchema, "output"),
+        GatewaySettings: jsonSchema(gatewaySettingsSchema, "output"),
+        GatewaySettingsChange: jsonSchema(gatewaySettingsChangeSchema, "input"),
+        VolumeExpansion: jsonSchema(volumeExpansionSchema, "input"),
         Health: jsonSchema(healthSchema, "output"),
         Problem: jsonSchema(problemDetailsSchema, "output"),
         SimulatorState: jsonSchema(simulatorStateSchema, "output"),

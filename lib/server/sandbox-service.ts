@@ -1,15 +1,20 @@
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import { sandboxResources } from "../kube/sandbox-resources.ts";
+import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
 import type { ActionDeps } from "../sandboxes/sandbox-actions.ts";
 import { ClusterUnavailableError } from "./api-route.ts";
 import type { Runtime } from "./runtime.ts";
 
 // What the lifecycle service needs from the runtime. The served Sandbox version is discovered
-// once it can be, and again while the cluster has none (CRDs may be installed later).
+// once it can be, and again while the cluster has none (CRDs may be installed later). The
+// gateway defaults are read at every call: a change on the Settings page applies to the very
+// next sandbox, on every replica.
 
-const cachedDeps = new WeakMap<Runtime, Promise<ActionDeps>>();
+export type ServiceRuntime = Pick<Runtime, "config" | "store" | "cluster" | "inFlight" | "live" | "checkpointing">;
 
-export function sandboxServiceDeps(runtime: Runtime): Promise<ActionDeps> {
+const cachedDeps = new WeakMap<ServiceRuntime, Promise<Omit<ActionDeps, "defaults">>>();
+
+function clusterDeps(runtime: ServiceRuntime): Promise<Omit<ActionDeps, "defaults">> {
   let deps = cachedDeps.get(runtime);
   if (!deps) {
     deps = (async () => {
@@ -20,7 +25,6 @@ export function sandboxServiceDeps(runtime: Runtime): Promise<ActionDeps> {
         connection: runtime.cluster.connection,
         resources: sandboxResources(runtime.cluster.connection, discovery.version),
         sandboxApiVersion: discovery.version,
-        defaults: runtime.config.gateway,
         inFlight: runtime.inFlight,
         live: runtime.live,
         checkpointing: runtime.checkpointing,
@@ -30,4 +34,9 @@ export function sandboxServiceDeps(runtime: Runtime): Promise<ActionDeps> {
     cachedDeps.set(runtime, deps);
   }
   return deps;
+}
+
+export async function sandboxServiceDeps(runtime: ServiceRuntime): Promise<ActionDeps> {
+  const [deps, defaults] = await Promise.all([clusterDeps(runtime), effectiveGatewayDefaults(runtime)]);
+  return { ...deps, defaults };
 }

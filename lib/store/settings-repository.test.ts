@@ -46,3 +46,28 @@ describe(`gateway settings (${testStoreKind})`, () => {
     expect(await store.settings.getGatewaySettings()).toEqual([]);
   });
 });
+
+describe(`gateway settings changes, as the Settings history shows them (${testStoreKind})`, () => {
+  it("record what a first change replaced from the configuration, and leave out what did not change", async () => {
+    const configured = { workspaceBackend: "pvc" as const, workspaceStorageClass: null };
+    const made = await store.settings.saveGatewaySettings({ workspaceBackend: "ephemeral", workspaceStorageClass: "" }, "carol", configured);
+    expect(made).toEqual({ workspaceBackend: { from: "pvc", to: "ephemeral" }, workspaceStorageClass: { from: null, to: "" } });
+    const again = await store.settings.saveGatewaySettings({ workspaceBackend: "ephemeral", workspaceStorageClass: null }, "dave", configured);
+    expect(again).toEqual({ workspaceStorageClass: { from: "", to: null } });
+    const { items } = await store.audit.listChanges({ limit: 1, targetKind: "GatewaySettings" });
+    expect(items[0]).toMatchObject({ actor: "dave", details: { changes: { workspaceStorageClass: { from: "", to: null } } } });
+  });
+
+  it("write nothing when nothing changes", async () => {
+    await store.settings.saveGatewaySettings({ sandboxNamespace: "agents" }, "carol");
+    const before = await store.audit.listChanges({ limit: 1, targetKind: "GatewaySettings" });
+    expect(await store.settings.saveGatewaySettings({ sandboxNamespace: "agents" }, "dave")).toEqual({});
+    expect((await store.audit.listChanges({ limit: 1, targetKind: "GatewaySettings" })).items[0]?.id).toBe(before.items[0]?.id);
+  });
+
+  it("record a reset as a change back to the configuration", async () => {
+    await store.settings.saveGatewaySettings({ workspaceDefaultStorageSize: "9Gi" }, "carol");
+    const made = await store.settings.resetGatewaySettings(["workspaceDefaultStorageSize"], "dave", { workspaceDefaultStorageSize: "2Gi" });
+    expect(made).toEqual({ workspaceDefaultStorageSize: { from: "9Gi", to: "2Gi" } });
+  });
+});

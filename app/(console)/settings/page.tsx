@@ -1,68 +1,57 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "@/lib/config/gateway-keys.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
 import { InfoIcon } from "@/app/components/icons.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { SettingsList, type SettingEntry } from "@/app/components/settings-list.tsx";
+import { EDITABLE_GATEWAY_KEYS, type EditableGatewayKey, type GatewaySetting, type GatewaySettingsForm } from "@/lib/domain/gateway-settings.ts";
+import { gatewaySettings, SETTINGS_AUDIT_TARGET } from "@/lib/sandboxes/gateway-settings.ts";
+import { getRuntime } from "@/lib/server/runtime.ts";
+import { displayValue, SETTING_PRESENTATION } from "./_components/setting-presentation.ts";
+import { SettingsForm, type ChangedSetting } from "./_components/settings-form.tsx";
+import { SettingsHistory } from "./_components/settings-history.tsx";
 import styles from "../page.module.css";
+import pageStyles from "./settings-page.module.css";
 
 export const metadata: Metadata = { title: "Settings" };
 
-/** How each gateway default is presented. Names of variables and Helm values come from lib/config. */
-const PRESENTATION: Record<GatewayKey, { label: string; description: string }> = {
-  workspaceBackend: {
-    label: "Workspace backend",
-    description:
-      "pvc keeps the workspace on a claim that survives pod replacement; ephemeral uses an emptyDir that starts fresh with every pod.",
-  },
-  workspaceDefaultStorageSize: {
-    label: "Default storage size",
-    description: "Size requested for a workspace claim when the sandbox does not ask for one.",
-  },
-  workspaceStorageClass: {
-    label: "Storage class",
-    description: "StorageClass for workspace claims: unset uses the cluster's default class, empty asks for no class.",
-  },
-  workspaceMountPath: {
-    label: "Workspace mount path",
-    description: "Where the workspace is mounted in the agent container.",
-  },
-  sandboxNamespace: {
-    label: "Sandbox namespace",
-    description: "Namespace new sandboxes are created in.",
-  },
-  labelPrefix: {
-    label: "Label prefix",
-    description: "Prefix of the labels Berth puts on the objects it creates.",
-  },
-};
+const HISTORY_LENGTH = 20;
 
-function displayValue(key: GatewayKey, value: string | undefined): SettingEntry["value"] {
-  if (key === "workspaceStorageClass") {
-    if (value === undefined) return { kind: "meaning", text: "cluster default" };
-    if (value === "") return { kind: "meaning", text: "no class" };
-  }
-  return value === undefined ? { kind: "meaning", text: "not set" } : { kind: "literal", text: value };
+function sourceDetail(setting: GatewaySetting, configFile: string | null): string | undefined {
+  if (setting.source === "berth") return `by ${setting.changedBy}`;
+  if (setting.source === "environment") return setting.environmentVariable;
+  if (setting.source === "file") return configFile ?? undefined;
+  return undefined;
 }
 
 export default async function SettingsPage() {
   await connection();
-  const { config } = await getRuntime();
+  const runtime = await getRuntime();
+  const [settings, history] = await Promise.all([gatewaySettings(runtime), runtime.store.audit.listChanges({ limit: HISTORY_LENGTH, ...SETTINGS_AUDIT_TARGET })]);
 
-  const entries: SettingEntry[] = GATEWAY_KEYS.map((key) => {
-    const source = config.sources[key];
-    const sourceDetail =
-      source === "environment" ? environmentVariableFor(key) : source === "file" ? (config.configFile ?? undefined) : undefined;
+  const entries: SettingEntry[] = settings.map((setting) => {
+    const detail = sourceDetail(setting, runtime.config.configFile);
     return {
-      key,
-      ...PRESENTATION[key],
-      helmValue: helmValueFor(key),
-      value: displayValue(key, config.gateway[key]),
-      source,
-      ...(sourceDetail ? { sourceDetail } : {}),
+      key: setting.key,
+      ...SETTING_PRESENTATION[setting.key],
+      helmValue: setting.helmValue,
+      value: displayValue(setting.key, setting.value),
+      source: setting.source,
+      ...(detail ? { sourceDetail: detail } : {}),
     };
   });
+  const byKey = (key: EditableGatewayKey) => settings.find((setting) => setting.key === key)!;
+  const initial: GatewaySettingsForm = {
+    workspaceBackend: byKey("workspaceBackend").value as GatewaySettingsForm["workspaceBackend"],
+    workspaceDefaultStorageSize: byKey("workspaceDefaultStorageSize").value ?? "",
+    workspaceStorageClass: byKey("workspaceStorageClass").value,
+    sandboxNamespace: byKey("sandboxNamespace").value ?? "",
+  };
+  const changed: Partial<Record<EditableGatewayKey, ChangedSetting>> = Object.fromEntries(
+    EDITABLE_GATEWAY_KEYS.flatMap((key) => {
+      const setting = byKey(key);
+      return setting.source === "berth" ? [[key, { by: setting.changedBy ?? "someone", configured: setting.configured }]] : [];
+    }),
+  );
 
   return (
     <>
@@ -77,13 +66,25 @@ export default async function SettingsPage() {
         <p className={styles.note}>
           <InfoIcon />
           <span>
-            Read-only here. Berth reads these once at start: an environment variable (
-            <code>{environmentVariableFor("workspaceBackend")}</code> and so on) wins over the config file named by{" "}
-            <code>BERTH_CONFIG_FILE</code>, which wins over the built-in default. In a Helm install, set the values
-            named beside each one. Change them there and restart the server.
+            The configuration sets these at start: an environment variable (<code>BERTH_WORKSPACE_BACKEND</code> and so
+            on) wins over the config file named by <code>BERTH_CONFIG_FILE</code>, which wins over the built-in default;
+            in a Helm install, the values named beside each one. A change made here wins over the configuration, is
+            kept in Berth&apos;s store (so it survives restarts and holds for every replica), and applies to the next
+            sandbox created; existing sandboxes keep what they were made with. Reset a change to follow the
+            configuration again. The workspace mount path and the label prefix are configuration-only: Berth finds the
+            sandboxes it made by them.
           </span>
         </p>
         <SettingsList entries={entries} />
+      </section>
+      <div className={pageStyles.section}>
+        <SettingsForm initial={initial} changed={changed} />
+      </div>
+      <section aria-labelledby="settings-history" className={pageStyles.section}>
+        <h2 id="settings-history" className={styles.sectionTitle}>
+          History
+        </h2>
+        <SettingsHistory entries={history.items} />
       </section>
     </>
   );

@@ -1,12 +1,19 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useRef } from "react";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { VolumeIcon } from "@/app/components/icons.tsx";
 import tableStyles from "@/app/components/data-table.module.css";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { fetchVolumes, OWNERSHIP_LIFECYCLE } from "./volume-rows.ts";
+import { VolumeActions } from "./volume-actions.tsx";
+import { isResizing, isSettling } from "@/lib/domain/volume-actions.ts";
 import styles from "./live-volume-table.module.css";
+
+const SETTLE_POLL_MS = 2_000;
+/** How long after an action of this page the list is looked at again, for the cluster to catch up. */
+const AFTER_ACTION_MS = 30_000;
 
 const STATE_LABELS: Record<Volume["state"], string> = { attached: "Attached", detached: "Detached", orphaned: "Orphaned" };
 
@@ -21,8 +28,22 @@ function Binding({ volume }: { volume: Volume }) {
 }
 
 /** Every claim Berth knows, kept current by the event stream. */
-export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes: Volume[]; initialAt: number }) {
-  const { data: volumes, error } = useQuery({ queryKey: ["volumes"], queryFn: ({ signal }) => fetchVolumes(signal), initialData: initialVolumes, initialDataUpdatedAt: initialAt });
+export function LiveVolumeTable({ initialVolumes, initialAt, expandableClasses }: { initialVolumes: Volume[]; initialAt: number; expandableClasses: readonly string[] }) {
+  const queryClient = useQueryClient();
+  const pollUntil = useRef(0);
+  const { data: volumes, error } = useQuery({
+    queryKey: ["volumes"],
+    queryFn: ({ signal }) => fetchVolumes(signal),
+    initialData: initialVolumes,
+    initialDataUpdatedAt: initialAt,
+    // The event stream tells of sandboxes, not of every claim change (a resize done, a pod that
+    // let go of a claim): while one is under way, and for a while after an action here, look again.
+    refetchInterval: (query) => (query.state.data?.some(isSettling) || Date.now() < pollUntil.current ? SETTLE_POLL_MS : false),
+  });
+  const onChanged = useCallback(() => {
+    pollUntil.current = Date.now() + AFTER_ACTION_MS;
+    void queryClient.invalidateQueries({ queryKey: ["volumes"] });
+  }, [queryClient]);
   if (volumes.length === 0) {
     return (
       <EmptyState icon={<VolumeIcon />} title="No volume claims yet">
@@ -50,6 +71,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes:
               <th scope="col" className={tableStyles.numeric}>Size</th>
               <th scope="col">Pinned to node</th>
               <th scope="col">State</th>
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
@@ -65,13 +87,19 @@ export function LiveVolumeTable({ initialVolumes, initialAt }: { initialVolumes:
                   <Binding volume={volume} />
                 </td>
                 <td className={tableStyles.mono}>{volume.storageClassName ?? <span className={styles.muted}>none</span>}</td>
-                <td className={tableStyles.numeric}>{volume.capacity ?? volume.requested ?? "—"}</td>
+                <td className={tableStyles.numeric}>
+                  {volume.capacity ?? volume.requested ?? "—"}
+                  {isResizing(volume) ? <span className={styles.sub}>growing to {volume.requested}</span> : null}
+                </td>
                 <td className={tableStyles.mono}>{volume.pinnedToNode ?? <span className={styles.muted}>portable</span>}</td>
                 <td>
                   <span data-state={volume.state} className={styles.state}>
                     {STATE_LABELS[volume.state]}
                   </span>
                   {volume.attachedTo ? <span className={styles.sub}>to {volume.attachedTo.pod}{volume.attachedTo.nodeName ? ` on ${volume.attachedTo.nodeName}` : ""}</span> : null}
+                </td>
+                <td>
+                  <VolumeActions volume={volume} expandableClasses={expandableClasses} onChanged={onChanged} />
                 </td>
               </tr>
             ))}

@@ -1,0 +1,97 @@
+"use client";
+
+import * as AlertDialog from "@radix-ui/react-alert-dialog";
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { sendJson } from "@/app/(console)/_components/send-json.ts";
+import type { Volume } from "@/lib/domain/volume.ts";
+import styles from "./volume-actions.module.css";
+
+/** What deleting the claim takes away, in words, before anyone types its name. */
+function whatIsLost(volume: Volume): string {
+  const owner = volume.sandbox ? `the workspace of the deleted sandbox ${volume.sandbox.name}` : "its files";
+  const size = volume.capacity ?? volume.requested;
+  return `Deleting ${volume.name} deletes ${owner}${size ? ` (${size})` : ""} for good: no sandbox can be started from it again, and with the usual reclaim policy Delete the volume behind it goes too. This cannot be undone.`;
+}
+
+/** Delete a detached claim, confirmed by typing its name (AlertDialog: focus stays inside until it closes). */
+export function DeleteVolumeDialog({ volume, onChanged }: { volume: Volume; onChanged: () => void }) {
+  const queryClient = useQueryClient();
+  const ids = useId();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      setTyped("");
+      setProblem(null);
+    }
+  };
+
+  const confirm = async () => {
+    setDeleting(true);
+    const result = await sendJson("DELETE", `/api/v1/volumes/${volume.namespace}/${volume.name}`);
+    setDeleting(false);
+    if (!result.ok) {
+      setProblem(result.message);
+      return;
+    }
+    // Gone for the user at once; the list catches up with the cluster behind it.
+    queryClient.setQueryData<Volume[]>(["volumes"], (old) => old?.filter((one) => !(one.namespace === volume.namespace && one.name === volume.name)));
+    onOpenChange(false);
+    onChanged();
+  };
+
+  return (
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialog.Trigger asChild>
+        <button type="button" className={styles.danger}>
+          Delete<span className="visually-hidden"> {volume.name}</span>
+        </button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className={styles.overlay} />
+        <AlertDialog.Content className={styles.dialog}>
+          <AlertDialog.Title className={styles.dialogTitle}>Delete claim {volume.name}?</AlertDialog.Title>
+          <AlertDialog.Description className={styles.dialogText}>{whatIsLost(volume)}</AlertDialog.Description>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (typed === volume.name) void confirm();
+            }}
+          >
+            <label htmlFor={`${ids}-confirm`} className={styles.label}>
+              Type <code>{volume.name}</code> to confirm
+            </label>
+            <input
+              id={`${ids}-confirm`}
+              className={styles.input}
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            {problem ? (
+              <p role="alert" className={styles.error}>
+                {problem}
+              </p>
+            ) : null}
+            <div className={styles.dialogActions}>
+              <AlertDialog.Cancel asChild>
+                <button type="button" className={styles.button}>
+                  Cancel
+                </button>
+              </AlertDialog.Cancel>
+              <button type="submit" className={styles.dangerSolid} disabled={typed !== volume.name || deleting}>
+                {deleting ? "Deleting…" : "Delete claim"}
+              </button>
+            </div>
+          </form>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

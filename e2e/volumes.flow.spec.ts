@@ -1,0 +1,85 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// The Volumes page's actions: a retained claim outlives its sandbox, offers a new sandbox from
+// it, and is deleted only through the guarded dialog; a claim grows where its class allows.
+
+let counter = 0;
+const uniqueName = (what: string) => `${what}-${Date.now().toString(36)}-${++counter}`;
+
+async function createSandbox(request: APIRequestContext, data: Record<string, unknown>): Promise<string> {
+  const response = await request.post("/api/v1/sandboxes", { data });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+const rowOf = (page: Page, claim: string) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${claim}\\b`) }) });
+
+test("a retained claim is kept, detached, after its sandbox is deleted; it offers a new sandbox and is deleted through the typed confirmation", async ({ page, request }) => {
+  const name = uniqueName("keep");
+  const claim = `workspace-${name}`;
+  const id = await createSandbox(request, { name, workspace: { claim: { ownership: "retain" } } });
+
+  // While the sandbox uses it, the API refuses to delete it and says who uses it.
+  await expect.poll(async () => (await request.delete(`/api/v1/volumes/default/${claim}`)).status(), { timeout: 20_000 }).toBe(409);
+  const refused = (await (await request.delete(`/api/v1/volumes/default/${claim}`)).json()) as { code: string; detail: string };
+  expect(refused).toMatchObject({ code: "volume-in-use", detail: expect.stringContaining(`sandbox ${name}`) });
+
+  expect((await request.delete(`/api/v1/sandboxes/${id}`)).status()).toBe(200);
+  await page.goto("/volumes");
+  const row = rowOf(page, claim);
+  await expect(row.getByText("Detached", { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(row.getByRole("cell").first()).toHaveText(`${name} (deleted)`);
+  await expect(row.getByRole("link", { name: `Start a sandbox from ${claim}` })).toHaveAttribute("href", `/sandboxes/new?claim=default/${claim}`);
+
+  await row.getByRole("button", { name: `Delete ${claim}` }).focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: `Delete claim ${claim}?` });
+  await expect(dialog).toContainText(`the workspace of the deleted sandbox ${name}`);
+  await expect(dialog).toContainText("cannot be undone");
+  const confirm = dialog.getByRole("button", { name: "Delete claim" });
+  const typed = dialog.getByRole("textbox", { name: `Type ${claim} to confirm` });
+  await typed.fill(claim.slice(0, -1));
+  await expect(confirm).toBeDisabled();
+  await typed.fill(claim);
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0, { timeout: 20_000 });
+});
+
+test("a claim grows where its StorageClass allows expansion, and is not offered where it does not", async ({ page, request }) => {
+  const portable = uniqueName("grow");
+  const pinned = uniqueName("pinned");
+  const ids = [
+    await createSandbox(request, { name: portable, workspace: { claim: { ownership: "retain", storageClassName: "portable", size: "1Gi" } } }),
+    await createSandbox(request, { name: pinned, workspace: { claim: { ownership: "retain", storageClassName: "local-path" } } }),
+  ];
+  try {
+    await page.goto("/volumes");
+    const row = rowOf(page, `workspace-${portable}`);
+    await expect(row.getByRole("cell").nth(4)).toHaveText("1Gi", { timeout: 20_000 });
+    await expect(rowOf(page, `workspace-${pinned}`)).toBeVisible({ timeout: 20_000 });
+    await expect(rowOf(page, `workspace-${pinned}`).getByRole("button", { name: /^Expand/ })).toHaveCount(0);
+
+    await row.getByRole("button", { name: `Expand workspace-${portable}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Expand claim workspace-${portable}` });
+    const size = dialog.getByRole("textbox", { name: "New size" });
+    await size.fill("512Mi");
+    await dialog.getByRole("button", { name: "Expand claim" }).click();
+    await expect(size).toHaveAccessibleDescription(/larger than the claim's current 1Gi/);
+    await expect(size).toHaveValue("512Mi");
+
+    await size.fill("3Gi");
+    await dialog.getByRole("button", { name: "Expand claim" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row.getByRole("cell").nth(4)).toHaveText("3Gi", { timeout: 20_000 });
+
+    // Through the API, the class that cannot grow is named on the size field.
+    const refused = await request.patch(`/api/v1/volumes/default/workspace-${pinned}`, { data: { size: "5Gi" } });
+    const body = (await refused.json()) as { errors: { field: string; message: string }[] };
+    expect([refused.status(), body.errors[0]?.field, body.errors[0]?.message]).toEqual([400, "size", expect.stringContaining("StorageClass local-path does not allow volume expansion")]);
+  } finally {
+    for (const id of ids) await request.delete(`/api/v1/sandboxes/${id}`);
+  }
+});

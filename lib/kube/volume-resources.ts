@@ -1,0 +1,55 @@
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, StorageV1Api, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from "@kubernetes/client-node";
+import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
+import type { ClusterConnection } from "./cluster-connection.ts";
+import { kube, KubeApiError } from "./kube-errors.ts";
+import type { StoredSandbox } from "./sandbox-resources.ts";
+
+// The calls behind the Volumes page's actions: fresh reads of who may use a claim (never the
+// watch caches, which may lag behind a pod that just started), its StorageClass, and writes that
+// carry a precondition so they only ever touch the claim that was looked at.
+
+const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+
+async function nullIfNotFound<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await kube(call);
+  } catch (error) {
+    if (error instanceof KubeApiError && error.notFound) return null;
+    throw error;
+  }
+}
+
+export function volumeResources(connection: ClusterConnection, version: SandboxApiVersion) {
+  const core = connection.kubeConfig.makeApiClient(CoreV1Api);
+  const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
+  const storage = connection.kubeConfig.makeApiClient(StorageV1Api);
+
+  return {
+    readClaim: (namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> => nullIfNotFound(() => core.readNamespacedPersistentVolumeClaim({ namespace, name })),
+
+    listPods: async (namespace: string): Promise<V1Pod[]> => (await kube(() => core.listNamespacedPod({ namespace }))).items,
+
+    listSandboxes: async (namespace: string): Promise<StoredSandbox[]> =>
+      ((await kube(() => custom.listNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural: "sandboxes" }))) as { items: StoredSandbox[] }).items,
+
+    listStorageClasses: async (): Promise<V1StorageClass[]> => (await kube(() => storage.listStorageClass())).items,
+
+    readStorageClass: (name: string): Promise<V1StorageClass | null> => nullIfNotFound(() => storage.readStorageClass({ name })),
+
+    /**
+     * Deletes exactly the claim with this uid: one deleted and recreated under the same name
+     * since is refused by the API server (409 Conflict). Already gone counts as done.
+     */
+    deleteClaim: async (namespace: string, name: string, uid: string): Promise<void> => {
+      await nullIfNotFound(() => core.deleteNamespacedPersistentVolumeClaim({ namespace, name, body: { preconditions: { uid } } }));
+    },
+
+    /** Asks for more storage; the resourceVersion makes it apply only to the claim that was read. */
+    requestStorage: (namespace: string, name: string, size: string, resourceVersion: string): Promise<V1PersistentVolumeClaim> =>
+      kube(() =>
+        core.patchNamespacedPersistentVolumeClaim({ namespace, name, body: { metadata: { resourceVersion }, spec: { resources: { requests: { storage: size } } } } }, mergePatch),
+      ),
+  };
+}
+
+export type VolumeResources = ReturnType<typeof volumeResources>;
