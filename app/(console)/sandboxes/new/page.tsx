@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
+import { effectiveGatewayDefaults } from "@/lib/sandboxes/gateway-settings.ts";
 import { getRuntime } from "@/lib/server/runtime.ts";
 import { CreateSandboxForm } from "./_components/create-sandbox-form.tsx";
 
@@ -15,7 +16,8 @@ function claimOf(parameter: string | string[] | undefined): { namespace: string;
 
 export default async function CreateSandboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
-  const { config } = await getRuntime();
+  // The defaults a sandbox created now gets: the configuration with the Settings page's changes.
+  const defaults = await effectiveGatewayDefaults(await getRuntime());
   const claim = claimOf((await searchParams)["claim"]);
   return (
     <>
@@ -23,7 +25,7 @@ export default async function CreateSandboxPage({ searchParams }: { searchParams
         title="Create sandbox"
         description={claim ? `Starting from the claim ${claim.namespace}/${claim.name}: its files become the new sandbox's workspace.` : "An agent environment with its workspace stored the way you choose."}
       />
-      <CreateSandboxForm defaults={config.gateway} claim={claim} />
+      <CreateSandboxForm defaults={defaults} claim={claim} />
     </>
   );
 }

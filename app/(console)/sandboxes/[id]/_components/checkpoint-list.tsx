@@ -2,6 +2,7 @@ import { formatTimestamp } from "@/app/components/format.ts";
 import tableStyles from "@/app/components/data-table.module.css";
 import type { Checkpoint } from "@/lib/domain/checkpoint.ts";
 import styles from "./sandbox-detail.module.css";
+import { ScrollRegion } from "./scroll-region.tsx";
 
 function snapshotText(checkpoint: Checkpoint): string {
   if (!checkpoint.snapshotName) return "—";
@@ -13,7 +14,7 @@ function snapshotText(checkpoint: Checkpoint): string {
 export function CheckpointList({ checkpoints }: { checkpoints: Checkpoint[] }) {
   if (checkpoints.length === 0) return <p className={styles.muted}>No checkpoints yet. Checkpoint runs the sandbox&apos;s hook, flushes the workspace and writes the state marker.</p>;
   return (
-    <div className={styles.scrollX}>
+    <ScrollRegion label={"Checkpoints"}>
       <table className={tableStyles.table} aria-label="Checkpoints">
         <thead>
           <tr>
@@ -40,6 +41,6 @@ export function CheckpointList({ checkpoints }: { checkpoints: Checkpoint[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

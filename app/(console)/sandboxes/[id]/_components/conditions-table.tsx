@@ -2,12 +2,13 @@ import { formatAge, formatTimestamp } from "@/app/components/format.ts";
 import tableStyles from "@/app/components/data-table.module.css";
 import type { Condition } from "@/lib/domain/sandbox-status.ts";
 import styles from "./sandbox-detail.module.css";
+import { ScrollRegion } from "./scroll-region.tsx";
 
 /** The derived conditions, Kubernetes style; ages against the page's `now` so server and browser agree. */
 export function ConditionsTable({ conditions, now }: { conditions: Condition[]; now: Date }) {
   if (conditions.length === 0) return <p className={styles.muted}>No conditions yet: the reconciler has not looked at this sandbox.</p>;
   return (
-    <div className={styles.scrollX}>
+    <ScrollRegion label={"Conditions"}>
       <table className={tableStyles.table} aria-label="Conditions">
         <thead>
           <tr>
@@ -37,6 +38,6 @@ export function ConditionsTable({ conditions, now }: { conditions: Condition[]; 
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

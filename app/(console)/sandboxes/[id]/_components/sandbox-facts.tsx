@@ -7,6 +7,7 @@ import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { claimFate } from "./claim-fate.ts";
 import type { SandboxStorage } from "./sandbox-claims.ts";
 import styles from "./sandbox-detail.module.css";
+import { ScrollRegion } from "./scroll-region.tsx";
 
 // The facts panels of the detail page: renderers only, fed the live record.
 
@@ -58,7 +59,7 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
       {storage.claims.length === 0 ? (
         <p className={styles.muted}>No claims: {storage.backend === "ephemeral" ? "the workspace lives and dies with each pod." : "nothing is mounted from a claim."}</p>
       ) : (
-        <div className={styles.scrollX}>
+        <ScrollRegion label={`Claims of ${record.name}`}>
         <table className={tableStyles.table} aria-label={`Claims of ${record.name}`}>
           <thead>
             <tr>
@@ -80,7 +81,7 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
             ))}
           </tbody>
         </table>
-        </div>
+        </ScrollRegion>
       )}
     </>
   );
