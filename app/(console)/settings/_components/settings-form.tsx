@@ -8,6 +8,7 @@ import { EDITABLE_GATEWAY_KEYS, gatewaySettingsFormSchema, type EditableGatewayK
 import { displayValue, SETTING_PRESENTATION } from "./setting-presentation.ts";
 import { saveSettings } from "./save-settings.ts";
 import styles from "./settings-form.module.css";
+import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
 
 type StorageClassMode = "cluster" | "none" | "named";
 
@@ -122,105 +123,107 @@ export function SettingsForm({ initial, changed }: { initial: GatewaySettingsFor
 
   return (
     <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`} className={styles.title}>
-        Change the defaults
-      </h2>
+      <DisabledUntilHydrated>
+        <h2 id={`${ids}-title`} className={styles.title}>
+          Change the defaults
+        </h2>
 
-      <fieldset className={styles.field} aria-describedby={describedBy("workspaceBackend")}>
-        <legend className={styles.label}>{SETTING_PRESENTATION.workspaceBackend.label}</legend>
-        <p id={`${ids}-workspaceBackend-help`} className={styles.help}>
-          {SETTING_PRESENTATION.workspaceBackend.description}
-        </p>
-        <div className={styles.choices}>
-          {(["pvc", "ephemeral"] as const).map((backend) => (
-            <label key={backend} className={styles.choice}>
-              <input type="radio" value={backend} {...register("workspaceBackend")} />
-              <code>{backend}</code>
-            </label>
-          ))}
-        </div>
-        {fieldError("workspaceBackend")}
-        {changedNote("workspaceBackend")}
-      </fieldset>
+        <fieldset className={styles.field} aria-describedby={describedBy("workspaceBackend")}>
+          <legend className={styles.label}>{SETTING_PRESENTATION.workspaceBackend.label}</legend>
+          <p id={`${ids}-workspaceBackend-help`} className={styles.help}>
+            {SETTING_PRESENTATION.workspaceBackend.description}
+          </p>
+          <div className={styles.choices}>
+            {(["pvc", "ephemeral"] as const).map((backend) => (
+              <label key={backend} className={styles.choice}>
+                <input type="radio" value={backend} {...register("workspaceBackend")} />
+                <code>{backend}</code>
+              </label>
+            ))}
+          </div>
+          {fieldError("workspaceBackend")}
+          {changedNote("workspaceBackend")}
+        </fieldset>
 
-      {textField("workspaceDefaultStorageSize", "2Gi")}
+        {textField("workspaceDefaultStorageSize", "2Gi")}
 
-      <Controller
-        control={control}
-        name="workspaceStorageClass"
-        render={({ field }) => (
-          <fieldset className={styles.field} aria-describedby={describedBy("workspaceStorageClass")}>
-            <legend className={styles.label}>{SETTING_PRESENTATION.workspaceStorageClass.label}</legend>
-            <p id={`${ids}-workspaceStorageClass-help`} className={styles.help}>
-              {SETTING_PRESENTATION.workspaceStorageClass.description}
-            </p>
-            <div className={styles.choices}>
-              {(
-                [
-                  ["cluster", "Cluster default", null],
-                  ["none", "No class", ""],
-                  ["named", "Named class", storageClassName],
-                ] as const
-              ).map(([mode, label, value]) => (
-                <label key={mode} className={styles.choice}>
+        <Controller
+          control={control}
+          name="workspaceStorageClass"
+          render={({ field }) => (
+            <fieldset className={styles.field} aria-describedby={describedBy("workspaceStorageClass")}>
+              <legend className={styles.label}>{SETTING_PRESENTATION.workspaceStorageClass.label}</legend>
+              <p id={`${ids}-workspaceStorageClass-help`} className={styles.help}>
+                {SETTING_PRESENTATION.workspaceStorageClass.description}
+              </p>
+              <div className={styles.choices}>
+                {(
+                  [
+                    ["cluster", "Cluster default", null],
+                    ["none", "No class", ""],
+                    ["named", "Named class", storageClassName],
+                  ] as const
+                ).map(([mode, label, value]) => (
+                  <label key={mode} className={styles.choice}>
+                    <input
+                      type="radio"
+                      name={field.name}
+                      checked={storageClassMode === mode}
+                      onChange={() => {
+                        setStorageClassMode(mode);
+                        field.onChange(value);
+                      }}
+                      onBlur={field.onBlur}
+                    />
+                    {label}
+                  </label>
+                ))}
+              </div>
+              {storageClassMode === "named" ? (
+                <div className={styles.nested}>
+                  <label htmlFor={`${ids}-storageClassName`} className={styles.label}>
+                    Storage class name
+                  </label>
                   <input
-                    type="radio"
-                    name={field.name}
-                    checked={storageClassMode === mode}
-                    onChange={() => {
-                      setStorageClassMode(mode);
-                      field.onChange(value);
+                    id={`${ids}-storageClassName`}
+                    ref={field.ref}
+                    className={styles.input}
+                    value={storageClassName}
+                    placeholder="portable"
+                    autoComplete="off"
+                    spellCheck={false}
+                    aria-invalid={errors.workspaceStorageClass ? true : undefined}
+                    aria-describedby={errors.workspaceStorageClass ? `${ids}-workspaceStorageClass-error` : undefined}
+                    onChange={(event) => {
+                      setStorageClassName(event.target.value);
+                      field.onChange(event.target.value);
                     }}
                     onBlur={field.onBlur}
                   />
-                  {label}
-                </label>
-              ))}
-            </div>
-            {storageClassMode === "named" ? (
-              <div className={styles.nested}>
-                <label htmlFor={`${ids}-storageClassName`} className={styles.label}>
-                  Storage class name
-                </label>
-                <input
-                  id={`${ids}-storageClassName`}
-                  ref={field.ref}
-                  className={styles.input}
-                  value={storageClassName}
-                  placeholder="portable"
-                  autoComplete="off"
-                  spellCheck={false}
-                  aria-invalid={errors.workspaceStorageClass ? true : undefined}
-                  aria-describedby={errors.workspaceStorageClass ? `${ids}-workspaceStorageClass-error` : undefined}
-                  onChange={(event) => {
-                    setStorageClassName(event.target.value);
-                    field.onChange(event.target.value);
-                  }}
-                  onBlur={field.onBlur}
-                />
-              </div>
-            ) : null}
-            {fieldError("workspaceStorageClass")}
-            {changedNote("workspaceStorageClass")}
-          </fieldset>
-        )}
-      />
+                </div>
+              ) : null}
+              {fieldError("workspaceStorageClass")}
+              {changedNote("workspaceStorageClass")}
+            </fieldset>
+          )}
+        />
 
-      {textField("sandboxNamespace", "default")}
+        {textField("sandboxNamespace", "default")}
 
-      {errors.root?.message ? (
-        <p role="alert" className={styles.error}>
-          {errors.root.message}
-        </p>
-      ) : null}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save changes"}
-        </button>
-        <p role="status" className={styles.status}>
-          {status && !isDirty ? status : ""}
-        </p>
-      </div>
+        {errors.root?.message ? (
+          <p role="alert" className={styles.error}>
+            {errors.root.message}
+          </p>
+        ) : null}
+        <div className={styles.actions}>
+          <button type="submit" className={styles.primary} disabled={isSubmitting}>
+            {isSubmitting ? "Saving…" : "Save changes"}
+          </button>
+          <p role="status" className={styles.status}>
+            {status && !isDirty ? status : ""}
+          </p>
+        </div>
+      </DisabledUntilHydrated>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from "react";
 import type { ExecResultBody } from "@/lib/domain/exec-request.ts";
 import { ProblemError, sandboxCommands } from "./sandbox-api.ts";
 import styles from "./command-runner.module.css";
+import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -79,25 +80,27 @@ export function CommandRunner({ sandboxId, ready, mountPath }: { sandboxId: stri
   return (
     <div className={styles.runner}>
       <form className={styles.form} onSubmit={submit}>
-        <label className={styles.field}>
-          <span>Command</span>
-          <input
-            className={styles.input}
-            value={line}
-            onChange={(event) => setLine(event.target.value)}
-            placeholder={`ls -la ${mountPath}`}
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby={hintId}
-          />
-        </label>
-        <label className={styles.timeout}>
-          <span>Timeout (s)</span>
-          <input className={styles.input} type="number" min={1} max={600} value={timeoutSeconds} onChange={(event) => setTimeoutSeconds(Math.min(600, Math.max(1, Number(event.target.value) || DEFAULT_TIMEOUT_SECONDS)))} />
-        </label>
-        <button type="submit" className={styles.button} disabled={exec.isPending || line.trim() === ""} aria-busy={exec.isPending}>
-          {exec.isPending ? "Running…" : "Run"}
-        </button>
+        <DisabledUntilHydrated>
+          <label className={styles.field}>
+            <span>Command</span>
+            <input
+              className={styles.input}
+              value={line}
+              onChange={(event) => setLine(event.target.value)}
+              placeholder={`ls -la ${mountPath}`}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={hintId}
+            />
+          </label>
+          <label className={styles.timeout}>
+            <span>Timeout (s)</span>
+            <input className={styles.input} type="number" min={1} max={600} value={timeoutSeconds} onChange={(event) => setTimeoutSeconds(Math.min(600, Math.max(1, Number(event.target.value) || DEFAULT_TIMEOUT_SECONDS)))} />
+          </label>
+          <button type="submit" className={styles.button} disabled={exec.isPending || line.trim() === ""} aria-busy={exec.isPending}>
+            {exec.isPending ? "Running…" : "Run"}
+          </button>
+        </DisabledUntilHydrated>
       </form>
       <p id={hintId} className={styles.muted}>
         Runs as <code>sh -c</code> in the agent container. {ready ? `The workspace is at ${mountPath}.` : "The sandbox is not Ready: commands are refused until it is."}

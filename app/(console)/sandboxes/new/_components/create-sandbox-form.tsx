@@ -16,6 +16,7 @@ import { VolumesSection } from "./volumes-section.tsx";
 import { WorkspaceSection } from "./workspace-section.tsx";
 import buttons from "@/app/components/buttons.module.css";
 import styles from "./create-sandbox-form.module.css";
+import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
 
 // The create form: validated in the browser by the server's schema, previewed by the server's
 // dry run, and created with one POST. A refusal puts each message on its field and keeps
@@ -86,32 +87,34 @@ export function CreateSandboxForm({ defaults, claim }: { defaults: GatewayDefaul
   return (
     <FormProvider {...form}>
       <form onSubmit={create} noValidate className={styles.form} aria-label="Create sandbox">
-        <IdentitySection namespace={defaults.sandboxNamespace} />
-        <WorkspaceSection defaults={defaults} />
-        <VolumesSection />
-        <PolicySection />
-        <div role="alert" className={styles.alerts}>
-          {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
-          {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}
-          {refusal ? (
-            <div className={styles.errorSummary}>
-              <p className={styles.refusalTitle}>{refusal.title}</p>
-              <p>{refusal.detail}</p>
-              {refusal.general.map((message) => (
-                <p key={message}>{message}</p>
-              ))}
-            </div>
-          ) : null}
-        </div>
-        <div className={styles.actions}>
-          <button type="button" className={buttons.secondary} onClick={showPreview} disabled={busy !== null}>
-            {busy === "preview" ? "Rendering…" : "Preview manifests"}
-          </button>
-          <button type="submit" className={buttons.primary} disabled={busy !== null}>
-            {busy === "create" ? "Creating…" : "Create sandbox"}
-          </button>
-        </div>
-        {preview ? <ManifestPreview answer={preview} /> : null}
+        <DisabledUntilHydrated>
+          <IdentitySection namespace={defaults.sandboxNamespace} />
+          <WorkspaceSection defaults={defaults} />
+          <VolumesSection />
+          <PolicySection />
+          <div role="alert" className={styles.alerts}>
+            {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
+            {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}
+            {refusal ? (
+              <div className={styles.errorSummary}>
+                <p className={styles.refusalTitle}>{refusal.title}</p>
+                <p>{refusal.detail}</p>
+                {refusal.general.map((message) => (
+                  <p key={message}>{message}</p>
+                ))}
+              </div>
+            ) : null}
+          </div>
+          <div className={styles.actions}>
+            <button type="button" className={buttons.secondary} onClick={showPreview} disabled={busy !== null}>
+              {busy === "preview" ? "Rendering…" : "Preview manifests"}
+            </button>
+            <button type="submit" className={buttons.primary} disabled={busy !== null}>
+              {busy === "create" ? "Creating…" : "Create sandbox"}
+            </button>
+          </div>
+          {preview ? <ManifestPreview answer={preview} /> : null}
+        </DisabledUntilHydrated>
       </form>
     </FormProvider>
   );
