@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { callApi } from "./api-client.ts";
 
 /**
  * Every item of a paginated Berth list (`{items, nextCursor}`), following the cursor, each page
@@ -9,9 +10,9 @@ export async function fetchAllPages<Item extends z.ZodType>(path: string, item: 
   const items: z.infer<Item>[] = [];
   let cursor: string | null = null;
   do {
-    const response = await fetch(`${path}?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
-    if (!response.ok) throw new Error(`Listing ${what} failed: HTTP ${response.status}`);
-    const page = pageSchema.parse(await response.json());
+    const page: z.infer<typeof pageSchema> = await callApi(`${path}?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, pageSchema, { signal }).catch((error: unknown) => {
+      throw error instanceof Error ? new Error(`Listing ${what} failed: ${error.message}`, { cause: error }) : error;
+    });
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 /**
  * The current time, ticking every `everyMs`. The first render uses the server's moment, so the
  * HTML the server sent and the browser's first render agree (no hydration mismatch on "45s" vs
- * "46s"). The Sandboxes table has its own copy of this; it can move here.
+ * "46s").
  */
 export function useNow(startAt: number, everyMs: number): Date {
   const [now, setNow] = useState(() => new Date(startAt));

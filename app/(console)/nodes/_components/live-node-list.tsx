@@ -13,6 +13,8 @@ import { NodeMaintenance, runHeadingId, useNodeRuns } from "./node-maintenance.t
 import { fetchNodes, fetchPreview } from "./node-data.ts";
 import { StartMaintenanceDialog } from "./start-maintenance-dialog.tsx";
 import styles from "./live-node-list.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 const OUTCOME_LABELS: Record<DrainOutcome, string> = {
   moves: "Moves elsewhere",
@@ -106,7 +108,7 @@ function NodeCard({ node }: { node: NodeView }) {
         <span className={styles.muted}>
           {node.sandboxes.length} {node.sandboxes.length === 1 ? "sandbox" : "sandboxes"}
         </span>
-        <button type="button" className={styles.button} aria-expanded={previewing} onClick={() => setPreviewing((open) => !open)}>
+        <button type="button" className={`${buttons.secondary} ${buttons.compact}`} aria-expanded={previewing} onClick={() => setPreviewing((open) => !open)}>
           {previewing ? "Hide drain preview" : "Preview a drain"}
         </button>
       </header>
@@ -134,7 +136,7 @@ function NodeCard({ node }: { node: NodeView }) {
 
 /** The cluster's nodes with the sandboxes on each, kept current by the event stream. */
 export function LiveNodeList({ initialNodes, initialAt }: { initialNodes: NodeView[]; initialAt: number }) {
-  const { data: nodes } = useQuery({ queryKey: ["nodes"], queryFn: ({ signal }) => fetchNodes(signal), initialData: initialNodes, initialDataUpdatedAt: initialAt });
+  const { data: nodes } = useQuery({ queryKey: ["nodes"], queryFn: ({ signal }) => fetchNodes(signal), ...serverRendered(initialNodes) });
   if (nodes.length === 0) {
     return (
       <EmptyState icon={<NodeIcon />} title="No nodes to show">

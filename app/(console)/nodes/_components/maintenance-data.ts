@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { postAction } from "@/app/(console)/_components/action-problem.ts";
+import { callApi } from "@/app/(console)/_components/api-client.ts";
 import { maintenanceRunSchema } from "@/lib/domain/maintenance.ts";
 
 // Maintenance runs as the API sends them (JSON: dates as strings), and the calls that start,
@@ -14,22 +14,18 @@ export const runKey = (node: string, id: string) => ["nodes", node, "maintenance
 
 /** The node's runs, newest first. */
 export async function fetchRuns(node: string, signal?: AbortSignal): Promise<MaintenanceRunView[]> {
-  const response = await fetch(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance`, { signal });
-  if (!response.ok) throw new Error(`Reading the maintenance history of ${node} failed: HTTP ${response.status}`);
-  return z.object({ items: z.array(maintenanceRunWireSchema) }).parse(await response.json()).items;
+  return (await callApi(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance`, z.object({ items: z.array(maintenanceRunWireSchema) }), { signal })).items;
 }
 
-export async function fetchRun(id: string, signal?: AbortSignal): Promise<MaintenanceRunView> {
-  const response = await fetch(`/api/v1/maintenance/${encodeURIComponent(id)}`, { signal });
-  if (!response.ok) throw new Error(`Reading maintenance run ${id} failed: HTTP ${response.status}`);
-  return maintenanceRunWireSchema.parse(await response.json());
+export function fetchRun(id: string, signal?: AbortSignal): Promise<MaintenanceRunView> {
+  return callApi(`/api/v1/maintenance/${encodeURIComponent(id)}`, maintenanceRunWireSchema, { signal });
 }
 
 /** Starts maintenance with the server's default options; the run answers at once, Running. */
 export function startMaintenance(node: string): Promise<MaintenanceRunView> {
-  return postAction(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance`, maintenanceRunWireSchema, {});
+  return callApi(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance`, maintenanceRunWireSchema, { method: "POST", body: {} });
 }
 
 export function cancelMaintenance(id: string): Promise<unknown> {
-  return postAction(`/api/v1/maintenance/${encodeURIComponent(id)}/cancel`, z.object({ cancelling: z.string() }));
+  return callApi(`/api/v1/maintenance/${encodeURIComponent(id)}/cancel`, z.object({ cancelling: z.string() }), { method: "POST" });
 }

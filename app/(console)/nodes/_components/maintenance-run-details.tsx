@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import { ActionProblem } from "@/app/(console)/_components/action-problem.ts";
+import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import tableStyles from "@/app/components/data-table.module.css";
 import { formatTimestamp } from "@/app/components/format.ts";
 import { cancelMaintenance, fetchRun, runKey, runsKey, type MaintenanceRunView } from "./maintenance-data.ts";
 import { nextForRun, nextForStep, RUN_TONES, STEP_LABELS, STEP_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
+import buttons from "@/app/components/buttons.module.css";
 
 /** While a run is running its record is read this often; the event stream also refreshes it at each step. */
 const POLL_MS = 1_000;
@@ -42,7 +43,7 @@ export function MaintenanceRunDetails({ node, initial, headingId }: { node: stri
     mutationFn: () => cancelMaintenance(run.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: runKey(node, run.id) }),
   });
-  const cancelProblem = cancel.error instanceof ActionProblem ? cancel.error : null;
+  const cancelProblem = cancel.error ? ApiProblem.from(cancel.error, "Cancelling failed") : null;
 
   const done = run.progress.sandboxes.filter((entry) => FINAL_STEPS.has(entry.step)).length;
   const caption = `Sandboxes in the maintenance run of ${node}`;
@@ -59,7 +60,7 @@ export function MaintenanceRunDetails({ node, initial, headingId }: { node: stri
           {running ? <span>{`${done} of ${run.progress.sandboxes.length} sandboxes done`}</span> : null}
         </p>
         {running ? (
-          <button type="button" className={styles.button} disabled={cancel.isPending || cancel.isSuccess} onClick={() => cancel.mutate()}>
+          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} disabled={cancel.isPending || cancel.isSuccess} onClick={() => cancel.mutate()}>
             {cancel.isSuccess ? "Cancelling after this step…" : "Cancel maintenance"}
           </button>
         ) : null}

@@ -1,3 +1,4 @@
+import { callApi } from "@/app/(console)/_components/api-client.ts";
 import { fetchAllPages } from "@/app/(console)/_components/fetch-all-pages.ts";
 import { maintenancePreviewSchema, type MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
 import { nodeViewSchema, type NodeView } from "@/lib/sandboxes/describe-nodes.ts";
@@ -9,8 +10,6 @@ export function fetchNodes(signal?: AbortSignal): Promise<NodeView[]> {
   return fetchAllPages("/api/v1/nodes", nodeViewSchema, "nodes", signal);
 }
 
-export async function fetchPreview(node: string, signal?: AbortSignal): Promise<MaintenancePreview> {
-  const response = await fetch(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance/preview`, { signal });
-  if (!response.ok) throw new Error(`The drain preview failed: HTTP ${response.status}`);
-  return maintenancePreviewSchema.parse(await response.json());
+export function fetchPreview(node: string, signal?: AbortSignal): Promise<MaintenancePreview> {
+  return callApi(`/api/v1/nodes/${encodeURIComponent(node)}/maintenance/preview`, maintenancePreviewSchema, { signal });
 }

@@ -7,6 +7,7 @@ import { fetchRuns, runsKey, type MaintenanceRunView } from "./maintenance-data.
 import { MaintenanceRunDetails } from "./maintenance-run-details.tsx";
 import { RUN_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
+import buttons from "@/app/components/buttons.module.css";
 
 /** The node's maintenance runs, newest first (kept current by the event stream and by the run view). */
 export function useNodeRuns(node: string) {
@@ -54,7 +55,7 @@ export function NodeMaintenance({ node, runs, shownId, onShow }: { node: string;
                 {run.id === shown.id ? (
                   <span className={styles.muted}>Shown above</span>
                 ) : (
-                  <button type="button" className={styles.button} onClick={() => onShow(run.id)} aria-label={`Show the run started ${formatTimestamp(new Date(run.startedAt))}`}>
+                  <button type="button" className={`${buttons.secondary} ${buttons.compact}`} onClick={() => onShow(run.id)} aria-label={`Show the run started ${formatTimestamp(new Date(run.startedAt))}`}>
                     Show
                   </button>
                 )}

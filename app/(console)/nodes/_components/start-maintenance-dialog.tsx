@@ -3,11 +3,13 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { ActionProblem } from "@/app/(console)/_components/action-problem.ts";
+import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import type { MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
 import { startMaintenance, type MaintenanceRunView } from "./maintenance-data.ts";
 import { previewSummary } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import dialog from "@/app/components/dialog.module.css";
 
 /**
  * "Start maintenance…": a confirmation that repeats what the preview said, then the POST. The
@@ -35,7 +37,7 @@ export function StartMaintenanceDialog({
       onStarted(run);
     },
   });
-  const problem = start.error instanceof ActionProblem ? start.error : start.error ? new ActionProblem("Starting maintenance failed", start.error.message, 0) : null;
+  const problem = start.error ? ApiProblem.from(start.error, "Starting maintenance failed") : null;
   return (
     <AlertDialog.Root
       open={open}
@@ -45,14 +47,14 @@ export function StartMaintenanceDialog({
       }}
     >
       <AlertDialog.Trigger asChild>
-        <button type="button" className={styles.primaryButton} disabled={disabled}>
+        <button type="button" className={buttons.primary} disabled={disabled}>
           Start maintenance…
         </button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className={styles.overlay} />
+        <AlertDialog.Overlay className={dialog.overlay} />
         <AlertDialog.Content
-          className={styles.dialog}
+          className={dialog.content}
           onCloseAutoFocus={(event) => {
             // The trigger goes away with the preview; the keyboard user lands on the progress instead.
             if (!started.current) return;
@@ -61,7 +63,7 @@ export function StartMaintenanceDialog({
             document.getElementById(focusAfterStart)?.focus();
           }}
         >
-          <AlertDialog.Title className={styles.dialogTitle}>Start maintenance of {preview.node}?</AlertDialog.Title>
+          <AlertDialog.Title className={dialog.title}>Start maintenance of {preview.node}?</AlertDialog.Title>
           <AlertDialog.Description asChild>
             <div className={styles.dialogBody}>
               <p>What will happen, as the preview says:</p>
@@ -78,14 +80,14 @@ export function StartMaintenanceDialog({
               <p>{problem.detail}</p>
             </div>
           ) : null}
-          <div className={styles.dialogActions}>
+          <div className={dialog.actions}>
             <AlertDialog.Cancel asChild>
-              <button type="button" className={styles.button}>
+              <button type="button" className={buttons.secondary}>
                 Not now
               </button>
             </AlertDialog.Cancel>
             {/* Not AlertDialog.Action: that closes at once, and a refusal must stay on screen. */}
-            <button type="button" className={styles.primaryButton} disabled={start.isPending} onClick={() => start.mutate()}>
+            <button type="button" className={buttons.primary} disabled={start.isPending} onClick={() => start.mutate()}>
               {start.isPending ? "Starting…" : "Start maintenance"}
             </button>
           </div>

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useNow } from "@/app/(console)/_components/use-now.ts";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { formatAge, formatTimestamp } from "@/app/components/format.ts";
 import { SandboxIcon } from "@/app/components/icons.tsx";
@@ -12,22 +13,10 @@ import tableStyles from "@/app/components/data-table.module.css";
 import { SANDBOX_PHASES } from "@/lib/domain/sandbox-status.ts";
 import { fetchSandboxRows, filterRows, type SandboxRow } from "./sandbox-rows.ts";
 import styles from "./live-sandbox-table.module.css";
+import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 const ROW_HEIGHT = 45;
 const COLUMNS = 9;
-
-/**
- * Ages tick along without refetching. The first render uses the server's moment, so the HTML the
- * server sent and the browser's first render agree (no hydration mismatch on "45s" vs "46s").
- */
-function useNow(startAt: number, everyMs: number): Date {
-  const [now, setNow] = useState(() => new Date(startAt));
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 function Protection({ row }: { row: SandboxRow }) {
   const protection = row.details.protection;
@@ -52,7 +41,7 @@ function LastDisruption({ row, now }: { row: SandboxRow; now: Date }) {
  * DOM, so a thousand sandboxes scroll as smoothly as ten.
  */
 export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: SandboxRow[]; initialAt: number }) {
-  const { data: all, error } = useQuery({ queryKey: ["sandboxes"], queryFn: ({ signal }) => fetchSandboxRows(signal), initialData: initialRows, initialDataUpdatedAt: initialAt });
+  const { data: all, error } = useQuery({ queryKey: ["sandboxes"], queryFn: ({ signal }) => fetchSandboxRows(signal), ...serverRendered(initialRows) });
   const [phase, setPhase] = useState("");
   const [search, setSearch] = useState("");
   const rows = useMemo(() => filterRows(all, { phase, search }), [all, phase, search]);

@@ -9,6 +9,7 @@ import { displayValue, SETTING_PRESENTATION } from "./setting-presentation.ts";
 import { saveSettings } from "./save-settings.ts";
 import styles from "./settings-form.module.css";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
+import buttons from "@/app/components/buttons.module.css";
 
 type StorageClassMode = "cluster" | "none" | "named";
 
@@ -216,7 +217,7 @@ export function SettingsForm({ initial, changed }: { initial: GatewaySettingsFor
           </p>
         ) : null}
         <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={isSubmitting}>
+          <button type="submit" className={buttons.primary} disabled={isSubmitting}>
             {isSubmitting ? "Saving…" : "Save changes"}
           </button>
           <p role="status" className={styles.status}>

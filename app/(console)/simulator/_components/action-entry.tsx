@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ActionProblem } from "@/app/(console)/_components/action-problem.ts";
+import type { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import type { SimulatorActionResult } from "@/lib/domain/simulator.ts";
 import styles from "./simulator.module.css";
 
@@ -12,7 +12,7 @@ export interface ActionEntry {
   doing: string;
   state: "running" | "done" | "failed";
   result: SimulatorActionResult | null;
-  problem: ActionProblem | null;
+  problem: ApiProblem | null;
   /** The sandboxes the action touches, by `namespace/pod`, to link to their pages. */
   sandboxes: Record<string, { id: string; name: string }>;
 }

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { ActionProblem } from "@/app/(console)/_components/action-problem.ts";
+import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { NodeIcon } from "@/app/components/icons.tsx";
 import { PhaseBadge } from "@/app/components/phase-badge.tsx";
@@ -11,6 +11,8 @@ import type { SimulatorActionResult, SimulatorNode, SimulatorNodeAction, Simulat
 import { ActionEntryView, type ActionEntry } from "./action-entry.tsx";
 import { fetchSimulatorState, nodeAction, podAction, SIMULATOR_KEY } from "./simulator-data.ts";
 import styles from "./simulator.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 /**
  * Node loss and restore change no Berth record until the control plane notices, so the event
@@ -55,7 +57,7 @@ function PodRow({ node, pod, pending, run }: { node: string; pod: SimulatorPod; 
             <button
               key={action}
               type="button"
-              className={styles.button}
+              className={`${buttons.secondary} ${buttons.compact}`}
               aria-label={`${POD_VERBS[action].label} ${target}`}
               disabled={pending.has(key)}
               onClick={() => run(key, { node, doing: POD_VERBS[action].doing(target), sandboxes: sandboxesOf([pod]) }, () => podAction(pod.namespace, pod.pod, action))}
@@ -100,7 +102,7 @@ function NodeCard({ node, pending, run, latest }: { node: SimulatorNode; pending
               <button
                 key={action}
                 type="button"
-                className={styles.button}
+                className={`${buttons.secondary} ${buttons.compact}`}
                 aria-label={`${NODE_VERBS[action].label} ${node.name}`}
                 disabled={pending.has(key)}
                 onClick={() => run(key, { node: node.name, doing: NODE_VERBS[action].doing(node.name), sandboxes }, () => nodeAction(node.name, action))}
@@ -136,7 +138,7 @@ export function SimulatorBoard({ initialState, initialAt }: { initialState: Simu
   const { data, error } = useQuery({
     queryKey: SIMULATOR_KEY,
     queryFn: ({ signal }) => fetchSimulatorState(signal),
-    ...(initialState ? { initialData: initialState, initialDataUpdatedAt: initialAt } : {}),
+    ...(initialState ? serverRendered(initialState) : {}),
     refetchInterval: POLL_MS,
   });
   const [entries, setEntries] = useState<ActionEntry[]>([]);
@@ -150,7 +152,7 @@ export function SimulatorBoard({ initialState, initialAt }: { initialState: Simu
     setPending((keys) => new Set(keys).add(key));
     call()
       .then((result) => update({ state: "done", result }))
-      .catch((caught: unknown) => update({ state: "failed", problem: caught instanceof ActionProblem ? caught : new ActionProblem("The action failed", (caught as Error).message, 0) }))
+      .catch((caught: unknown) => update({ state: "failed", problem: ApiProblem.from(caught, "The action failed") }))
       .finally(() => {
         setPending((keys) => {
           const next = new Set(keys);

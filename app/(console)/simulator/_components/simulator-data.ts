@@ -1,4 +1,4 @@
-import { postAction } from "@/app/(console)/_components/action-problem.ts";
+import { callApi } from "@/app/(console)/_components/api-client.ts";
 import {
   simulatorActionResultSchema,
   simulatorStateSchema,
@@ -13,16 +13,14 @@ import {
 
 export const SIMULATOR_KEY = ["nodes", "simulator"] as const;
 
-export async function fetchSimulatorState(signal?: AbortSignal): Promise<SimulatorState> {
-  const response = await fetch("/api/v1/simulator", { signal });
-  if (!response.ok) throw new Error(`Reading the simulated cluster failed: HTTP ${response.status}`);
-  return simulatorStateSchema.parse(await response.json());
+export function fetchSimulatorState(signal?: AbortSignal): Promise<SimulatorState> {
+  return callApi("/api/v1/simulator", simulatorStateSchema, { signal });
 }
 
 export function nodeAction(node: string, action: SimulatorNodeAction): Promise<SimulatorActionResult> {
-  return postAction(`/api/v1/simulator/nodes/${encodeURIComponent(node)}/${action}`, simulatorActionResultSchema, action === "drain" ? {} : undefined);
+  return callApi(`/api/v1/simulator/nodes/${encodeURIComponent(node)}/${action}`, simulatorActionResultSchema, { method: "POST", body: action === "drain" ? {} : undefined });
 }
 
 export function podAction(namespace: string, pod: string, action: SimulatorPodAction): Promise<SimulatorActionResult> {
-  return postAction(`/api/v1/simulator/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(pod)}/${action}`, simulatorActionResultSchema);
+  return callApi(`/api/v1/simulator/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(pod)}/${action}`, simulatorActionResultSchema, { method: "POST" });
 }

@@ -3,9 +3,11 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { sendJson } from "@/app/(console)/_components/send-json.ts";
+import { send } from "@/app/(console)/_components/api-client.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import styles from "./volume-actions.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import dialog from "@/app/components/dialog.module.css";
 
 /** What deleting the claim takes away, in words, before anyone types its name. */
 function whatIsLost(volume: Volume): string {
@@ -33,7 +35,7 @@ export function DeleteVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
 
   const confirm = async () => {
     setDeleting(true);
-    const result = await sendJson("DELETE", `/api/v1/volumes/${volume.namespace}/${volume.name}`);
+    const result = await send("DELETE", `/api/v1/volumes/${volume.namespace}/${volume.name}`);
     setDeleting(false);
     if (!result.ok) {
       setProblem(result.message);
@@ -48,15 +50,15 @@ export function DeleteVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Trigger asChild>
-        <button type="button" className={styles.danger}>
+        <button type="button" className={`${buttons.dangerOutline} ${buttons.compact}`}>
           Delete<span className="visually-hidden"> {volume.name}</span>
         </button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className={styles.overlay} />
-        <AlertDialog.Content className={styles.dialog}>
-          <AlertDialog.Title className={styles.dialogTitle}>Delete claim {volume.name}?</AlertDialog.Title>
-          <AlertDialog.Description className={styles.dialogText}>{whatIsLost(volume)}</AlertDialog.Description>
+        <AlertDialog.Overlay className={dialog.overlay} />
+        <AlertDialog.Content className={dialog.content}>
+          <AlertDialog.Title className={dialog.title}>Delete claim {volume.name}?</AlertDialog.Title>
+          <AlertDialog.Description className={dialog.text}>{whatIsLost(volume)}</AlertDialog.Description>
           <form
             onSubmit={(event) => {
               event.preventDefault();
@@ -79,13 +81,13 @@ export function DeleteVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
                 {problem}
               </p>
             ) : null}
-            <div className={styles.dialogActions}>
+            <div className={dialog.actions}>
               <AlertDialog.Cancel asChild>
-                <button type="button" className={styles.button}>
+                <button type="button" className={buttons.secondary}>
                   Cancel
                 </button>
               </AlertDialog.Cancel>
-              <button type="submit" className={styles.dangerSolid} disabled={typed !== volume.name || deleting}>
+              <button type="submit" className={buttons.danger} disabled={typed !== volume.name || deleting}>
                 {deleting ? "Deleting…" : "Delete claim"}
               </button>
             </div>

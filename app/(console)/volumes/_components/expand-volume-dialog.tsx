@@ -4,10 +4,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
-import { sendJson } from "@/app/(console)/_components/send-json.ts";
+import { send } from "@/app/(console)/_components/api-client.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { expansionProblem, volumeExpansionSchema, type VolumeExpansion } from "@/lib/domain/volume-actions.ts";
 import styles from "./volume-actions.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import dialog from "@/app/components/dialog.module.css";
 
 /** Ask for a larger claim; offered only where the claim's StorageClass allows expansion. */
 export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onChanged: () => void }) {
@@ -28,7 +30,7 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
       setError("size", { type: "validate", message: smaller }, { shouldFocus: true });
       return;
     }
-    const result = await sendJson("PATCH", `/api/v1/volumes/${volume.namespace}/${volume.name}`, { size });
+    const result = await send("PATCH", `/api/v1/volumes/${volume.namespace}/${volume.name}`, { size });
     if (!result.ok) {
       const onSize = result.fields.find((one) => one.field === "size");
       setError(onSize ? "size" : "root", { type: "server", message: onSize?.message ?? result.message }, { shouldFocus: Boolean(onSize) });
@@ -48,15 +50,15 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
       }}
     >
       <Dialog.Trigger asChild>
-        <button type="button" className={styles.button}>
+        <button type="button" className={`${buttons.secondary} ${buttons.compact}`}>
           Expand<span className="visually-hidden"> {volume.name}</span>
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Expand claim {volume.name}</Dialog.Title>
-          <Dialog.Description className={styles.dialogText}>
+        <Dialog.Overlay className={dialog.overlay} />
+        <Dialog.Content className={dialog.content}>
+          <Dialog.Title className={dialog.title}>Expand claim {volume.name}</Dialog.Title>
+          <Dialog.Description className={dialog.text}>
             It asks for {current ?? "an unknown size"} now, of StorageClass <code>{volume.storageClassName}</code>, which allows
             expansion. A claim can grow but never shrink; the new size shows once the volume has been resized.
           </Dialog.Description>
@@ -84,13 +86,13 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
                 {errors.root.message}
               </p>
             ) : null}
-            <div className={styles.dialogActions}>
+            <div className={dialog.actions}>
               <Dialog.Close asChild>
-                <button type="button" className={styles.button}>
+                <button type="button" className={buttons.secondary}>
                   Cancel
                 </button>
               </Dialog.Close>
-              <button type="submit" className={styles.primary} disabled={isSubmitting}>
+              <button type="submit" className={buttons.primary} disabled={isSubmitting}>
                 {isSubmitting ? "Expanding…" : "Expand claim"}
               </button>
             </div>

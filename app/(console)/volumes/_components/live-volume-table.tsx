@@ -10,6 +10,7 @@ import { fetchVolumes, OWNERSHIP_LIFECYCLE } from "./volume-rows.ts";
 import { VolumeActions } from "./volume-actions.tsx";
 import { isResizing, isSettling } from "@/lib/domain/volume-actions.ts";
 import styles from "./live-volume-table.module.css";
+import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 const SETTLE_POLL_MS = 2_000;
 /** How long after an action of this page the list is looked at again, for the cluster to catch up. */
@@ -34,8 +35,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt, expandableClasses }
   const { data: volumes, error } = useQuery({
     queryKey: ["volumes"],
     queryFn: ({ signal }) => fetchVolumes(signal),
-    initialData: initialVolumes,
-    initialDataUpdatedAt: initialAt,
+    ...serverRendered(initialVolumes),
     // The event stream tells of sandboxes, not of every claim change (a resize done, a pod that
     // let go of a claim): while one is under way, and for a while after an action here, look again.
     refetchInterval: (query) => (query.state.data?.some(isSettling) || Date.now() < pollUntil.current ? SETTLE_POLL_MS : false),

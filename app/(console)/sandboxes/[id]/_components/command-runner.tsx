@@ -3,9 +3,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import type { ExecResultBody } from "@/lib/domain/exec-request.ts";
-import { ProblemError, sandboxCommands } from "./sandbox-api.ts";
+import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
+import { sandboxCommands } from "./sandbox-api.ts";
 import styles from "./command-runner.module.css";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
+import buttons from "@/app/components/buttons.module.css";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -63,7 +65,7 @@ export function CommandRunner({ sandboxId, ready, mountPath }: { sandboxId: stri
       setLine((current) => (current === line ? "" : current));
     },
     onError: (error, { key, line }) => {
-      const problem = error instanceof ProblemError ? error : new ProblemError("The command could not be run", error.message);
+      const problem = ApiProblem.from(error, "The command could not be run");
       update(key, { key, line, state: "failed", title: problem.title, detail: problem.detail });
     },
   });
@@ -97,7 +99,7 @@ export function CommandRunner({ sandboxId, ready, mountPath }: { sandboxId: stri
             <span>Timeout (s)</span>
             <input className={styles.input} type="number" min={1} max={600} value={timeoutSeconds} onChange={(event) => setTimeoutSeconds(Math.min(600, Math.max(1, Number(event.target.value) || DEFAULT_TIMEOUT_SECONDS)))} />
           </label>
-          <button type="submit" className={styles.button} disabled={exec.isPending || line.trim() === ""} aria-busy={exec.isPending}>
+          <button type="submit" className={buttons.primary} disabled={exec.isPending || line.trim() === ""} aria-busy={exec.isPending}>
             {exec.isPending ? "Running…" : "Run"}
           </button>
         </DisabledUntilHydrated>

@@ -6,9 +6,12 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { claimsByFate } from "./claim-fate.ts";
-import { ProblemError, sandboxCommands } from "./sandbox-api.ts";
+import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
+import { sandboxCommands } from "./sandbox-api.ts";
 import type { SandboxClaim } from "./sandbox-claims.ts";
 import styles from "./sandbox-actions.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import dialog from "@/app/components/dialog.module.css";
 
 function ClaimList({ claims, label, empty }: { claims: SandboxClaim[]; label: string; empty: string }) {
   if (claims.length === 0) return <p className={styles.muted}>{empty}</p>;
@@ -36,20 +39,20 @@ export function DeleteDialog({ record, claims, allowed }: { record: SandboxRecor
     mutationFn: () => sandboxCommands.remove(record.id),
     onSuccess: () => router.push("/sandboxes"),
   });
-  const failure = remove.error instanceof ProblemError ? remove.error : remove.error ? new ProblemError("Delete failed", remove.error.message) : null;
+  const failure = remove.error ? ApiProblem.from(remove.error, "Delete failed") : null;
 
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
       <AlertDialog.Trigger asChild>
-        <button type="button" className={`${styles.button} ${styles.danger}`} disabled={!allowed.enabled} title={allowed.enabled ? undefined : allowed.why} onClick={() => remove.reset()}>
+        <button type="button" className={buttons.dangerOutline} disabled={!allowed.enabled} title={allowed.enabled ? undefined : allowed.why} onClick={() => remove.reset()}>
           Delete
         </button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className={styles.overlay} />
-        <AlertDialog.Content className={styles.dialog}>
-          <AlertDialog.Title className={styles.dialogTitle}>Delete sandbox {record.name}?</AlertDialog.Title>
-          <AlertDialog.Description className={styles.dialogText}>
+        <AlertDialog.Overlay className={dialog.overlay} />
+        <AlertDialog.Content className={dialog.content}>
+          <AlertDialog.Title className={dialog.title}>Delete sandbox {record.name}?</AlertDialog.Title>
+          <AlertDialog.Description className={dialog.text}>
             Its pod stops and its Sandbox resource is removed from {record.namespace}. Berth keeps its record and timeline.
           </AlertDialog.Description>
           <h3 className={styles.dialogHeading}>Removed with it</h3>
@@ -62,14 +65,14 @@ export function DeleteDialog({ record, claims, allowed }: { record: SandboxRecor
               <p>{failure.detail}</p>
             </div>
           ) : null}
-          <div className={styles.dialogButtons}>
+          <div className={dialog.actions}>
             <AlertDialog.Cancel asChild>
-              <button type="button" className={styles.button} disabled={remove.isPending}>
+              <button type="button" className={buttons.secondary} disabled={remove.isPending}>
                 Cancel
               </button>
             </AlertDialog.Cancel>
             {/* Not AlertDialog.Action: that would close the dialog before the delete has answered. */}
-            <button type="button" className={`${styles.button} ${styles.dangerSolid}`} aria-busy={remove.isPending} disabled={remove.isPending} onClick={() => remove.mutate()}>
+            <button type="button" className={buttons.danger} aria-busy={remove.isPending} disabled={remove.isPending} onClick={() => remove.mutate()}>
               {remove.isPending ? "Deleting…" : `Delete ${record.name}`}
             </button>
           </div>

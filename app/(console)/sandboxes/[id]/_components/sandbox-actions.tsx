@@ -5,9 +5,11 @@ import { useState } from "react";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { availability, type SandboxAction } from "./action-rules.ts";
 import { DeleteDialog } from "./delete-dialog.tsx";
-import { ProblemError, sandboxCommands, type LifecycleAction } from "./sandbox-api.ts";
+import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
+import { sandboxCommands, type LifecycleAction } from "./sandbox-api.ts";
 import type { SandboxStorage } from "./sandbox-claims.ts";
 import styles from "./sandbox-actions.module.css";
+import buttons from "@/app/components/buttons.module.css";
 
 type QuickAction = Exclude<SandboxAction, "delete">;
 
@@ -40,7 +42,7 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
     onMutate: () => setOutcome(null),
     onSuccess: (text) => setOutcome({ kind: "done", text }),
     onError: (error, which) => {
-      const problem = error instanceof ProblemError ? error : null;
+      const problem = error instanceof ApiProblem ? error : null;
       setOutcome({ kind: "failed", text: `${LABELS[which].idle} failed: ${problem?.title ?? error.message}`, detail: problem?.detail });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["sandbox", record.id] }),
@@ -56,7 +58,7 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
             <button
               key={which}
               type="button"
-              className={styles.button}
+              className={buttons.secondary}
               disabled={!allowed.enabled || action.isPending}
               aria-busy={busy}
               title={allowed.enabled ? undefined : allowed.why}

@@ -3,7 +3,7 @@ import { checkpointSchema } from "@/lib/domain/checkpoint.ts";
 import { execResultSchema } from "@/lib/domain/exec-request.ts";
 import { sandboxRecordSchema } from "@/lib/domain/sandbox-record.ts";
 import { timelineEventSchema } from "@/lib/domain/timeline.ts";
-import { problemDetailsSchema } from "@/lib/server/problem-details.ts";
+import { callApi } from "@/app/(console)/_components/api-client.ts";
 
 // The detail page's calls to the sandbox API, read back into the domain shapes (JSON carries
 // dates as strings), and its failures as the server's own problem+json words.
@@ -15,37 +15,6 @@ const checkpointJsonSchema = checkpointSchema.extend({ startedAt: date, finished
 const checkpointsJsonSchema = z.object({ items: z.array(checkpointJsonSchema) });
 const deletedJsonSchema = z.object({ removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });
 
-/** A refusal as the server put it: `title` says what failed, `detail` what to do about it. */
-export class ProblemError extends Error {
-  constructor(
-    readonly title: string,
-    readonly detail: string,
-  ) {
-    super(`${title}: ${detail}`);
-    this.name = "ProblemError";
-  }
-}
-
-async function call<Schema extends z.ZodType>(path: string, schema: Schema, init?: RequestInit): Promise<z.infer<Schema>> {
-  let response: Response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw new ProblemError("The console cannot be reached", "Check the connection and try again.");
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const problem = problemDetailsSchema.safeParse(body);
-    throw problem.success ? new ProblemError(problem.data.title, problem.data.detail) : new ProblemError(`The server answered HTTP ${response.status}`, "It did not say why; the server log may.");
-  }
-  return schema.parse(body);
-}
-
-const post = (body?: unknown): RequestInit => ({
-  method: "POST",
-  ...(body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
-});
-
 const base = (id: string) => `/api/v1/sandboxes/${encodeURIComponent(id)}`;
 
 /** Every page of the timeline: a long-lived sandbox's newest events are the ones that matter most. */
@@ -53,7 +22,7 @@ async function wholeTimeline(id: string, signal: AbortSignal) {
   const events: z.infer<typeof timelineJsonSchema>["items"] = [];
   let cursor: string | null = null;
   do {
-    const page: z.infer<typeof timelineJsonSchema> = await call(`${base(id)}/timeline${cursor ? `?cursor=${cursor}` : ""}`, timelineJsonSchema, { signal });
+    const page: z.infer<typeof timelineJsonSchema> = await callApi(`${base(id)}/timeline${cursor ? `?cursor=${cursor}` : ""}`, timelineJsonSchema, { signal });
     events.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -61,16 +30,16 @@ async function wholeTimeline(id: string, signal: AbortSignal) {
 }
 
 export const sandboxQueries = {
-  record: (id: string) => ({ queryKey: ["sandbox", id], queryFn: ({ signal }: { signal: AbortSignal }) => call(base(id), sandboxJsonSchema, { signal }) }),
+  record: (id: string) => ({ queryKey: ["sandbox", id], queryFn: ({ signal }: { signal: AbortSignal }) => callApi(base(id), sandboxJsonSchema, { signal }) }),
   timeline: (id: string) => ({ queryKey: ["sandbox", id, "timeline"], queryFn: ({ signal }: { signal: AbortSignal }) => wholeTimeline(id, signal) }),
-  checkpoints: (id: string) => ({ queryKey: ["sandbox", id, "checkpoints"], queryFn: async ({ signal }: { signal: AbortSignal }) => (await call(`${base(id)}/checkpoints`, checkpointsJsonSchema, { signal })).items }),
+  checkpoints: (id: string) => ({ queryKey: ["sandbox", id, "checkpoints"], queryFn: async ({ signal }: { signal: AbortSignal }) => (await callApi(`${base(id)}/checkpoints`, checkpointsJsonSchema, { signal })).items }),
 };
 
 export type LifecycleAction = "stop" | "start" | "recover";
 
 export const sandboxCommands = {
-  lifecycle: (id: string, action: LifecycleAction) => call(`${base(id)}/${action}`, z.unknown(), post()),
-  checkpoint: (id: string) => call(`${base(id)}/checkpoint`, checkpointJsonSchema, post()),
-  remove: (id: string) => call(base(id), deletedJsonSchema, { method: "DELETE" }),
-  exec: (id: string, line: string, timeoutSeconds: number) => call(`${base(id)}/exec`, execResultSchema, post({ command: ["sh", "-c", line], timeoutSeconds })),
+  lifecycle: (id: string, action: LifecycleAction) => callApi(`${base(id)}/${action}`, z.unknown(), { method: "POST" }),
+  checkpoint: (id: string) => callApi(`${base(id)}/checkpoint`, checkpointJsonSchema, { method: "POST" }),
+  remove: (id: string) => callApi(base(id), deletedJsonSchema, { method: "DELETE" }),
+  exec: (id: string, line: string, timeoutSeconds: number) => callApi(`${base(id)}/exec`, execResultSchema, { method: "POST", body: { command: ["sh", "-c", line], timeoutSeconds } }),
 };

@@ -18,15 +18,16 @@ import type { SandboxStorage } from "./sandbox-claims.ts";
 import { Section } from "./section.tsx";
 import { TimelinePanel } from "./timeline-panel.tsx";
 import styles from "./sandbox-detail.module.css";
+import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 /** The live part of the detail page: every panel reads the same three queries, which the event stream marks stale. */
 export function SandboxDetail({ initial, storage, initialAt }: { initial: { record: SandboxRecord; timeline: TimelineEvent[]; checkpoints: Checkpoint[] }; storage: SandboxStorage; initialAt: number }) {
   const id = initial.record.id;
   const now = useNow(initialAt, 5_000);
   // The verdict arrives as a DurableState event, which marks these queries stale like any other.
-  const { data: record, error } = useQuery({ ...sandboxQueries.record(id), initialData: initial.record, initialDataUpdatedAt: initialAt });
-  const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), initialData: initial.timeline, initialDataUpdatedAt: initialAt });
-  const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), initialData: initial.checkpoints, initialDataUpdatedAt: initialAt });
+  const { data: record, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record) });
+  const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline) });
+  const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints) });
   const durableState = durableStateSchema.safeParse(record.details.durableState).data ?? null;
 
   return (

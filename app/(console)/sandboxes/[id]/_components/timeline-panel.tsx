@@ -8,6 +8,7 @@ import { TimelineChart } from "./timeline-chart.tsx";
 import { TimelineEventList } from "./timeline-event-list.tsx";
 import { FULL_VIEW, MAX_ZOOM_STEP, panTo, visibleRange, zoomTo, type Zoom } from "./timeline-zoom.ts";
 import styles from "./timeline.module.css";
+import buttons from "@/app/components/buttons.module.css";
 
 function spanText(ms: number): string {
   const seconds = Math.round(ms / 1000);
@@ -27,13 +28,13 @@ export function TimelinePanel({ events, durableState, now }: { events: TimelineE
     <div className={styles.panel}>
       <figure className={styles.figure}>
         <div className={styles.controls} role="group" aria-label="Zoom the timeline">
-          <button type="button" className={styles.button} onClick={() => setZoom(zoomTo(zoom, zoom.step + 1))} disabled={zoom.step >= MAX_ZOOM_STEP}>
+          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} onClick={() => setZoom(zoomTo(zoom, zoom.step + 1))} disabled={zoom.step >= MAX_ZOOM_STEP}>
             Zoom in
           </button>
-          <button type="button" className={styles.button} onClick={() => setZoom(zoomTo(zoom, zoom.step - 1))} disabled={zoom.step <= 0}>
+          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} onClick={() => setZoom(zoomTo(zoom, zoom.step - 1))} disabled={zoom.step <= 0}>
             Zoom out
           </button>
-          <button type="button" className={styles.button} onClick={() => setZoom(FULL_VIEW)} disabled={zoom.step === 0 && zoom.position === 1}>
+          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} onClick={() => setZoom(FULL_VIEW)} disabled={zoom.step === 0 && zoom.position === 1}>
             Reset zoom
           </button>
           <label className={styles.range}>

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { callApi } from "@/app/(console)/_components/api-client.ts";
 import { storageClassListSchema, type StorageClassView } from "@/lib/domain/storage-class.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { fetchVolumes } from "@/app/(console)/volumes/_components/volume-rows.ts";
@@ -7,9 +8,7 @@ import { fetchVolumes } from "@/app/(console)/volumes/_components/volume-rows.ts
 // take as its existing workspace.
 
 async function fetchStorageClasses(signal?: AbortSignal): Promise<StorageClassView[]> {
-  const response = await fetch("/api/v1/storage-classes", { signal });
-  if (!response.ok) throw new Error(`Reading the cluster's storage classes failed: HTTP ${response.status}`);
-  return storageClassListSchema.parse(await response.json()).items;
+  return (await callApi("/api/v1/storage-classes", storageClassListSchema, { signal })).items;
 }
 
 export function useStorageClasses() {

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { FormProvider, useForm, type FieldPath } from "react-hook-form";
 import { z } from "zod";
-import { ApiProblemError, postJson } from "@/app/(console)/_components/api-problem.ts";
+import { ApiProblem, callApi } from "@/app/(console)/_components/api-client.ts";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
 import { initialFormValues, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 import { IdentitySection } from "./identity-section.tsx";
@@ -42,17 +42,14 @@ export function CreateSandboxForm({ defaults, claim }: { defaults: GatewayDefaul
 
   /** The server said no: its field messages on the fields, the rest above the buttons. */
   function refused(error: unknown) {
-    if (!(error instanceof ApiProblemError)) {
-      setRefusal({ title: "Berth could not be reached", detail: error instanceof Error ? error.message : String(error), general: [] });
-      return;
-    }
-    const { fields, general } = placeProblems(problemsOfAnswer(error.problem));
+    const problem = ApiProblem.from(error, "The sandbox could not be created");
+    const { fields, general } = placeProblems(problemsOfAnswer(problem.fields));
     let first = true;
     for (const [field, message] of fields) {
       form.setError(field as FieldPath<CreateFormValues>, { type: "server", message }, { shouldFocus: first });
       first = false;
     }
-    setRefusal({ title: error.problem.title, detail: error.problem.detail, general });
+    setRefusal({ title: problem.title, detail: problem.detail, general });
   }
 
   async function send<T>(what: "create" | "preview", request: () => Promise<T>): Promise<T | undefined> {
@@ -69,17 +66,17 @@ export function CreateSandboxForm({ defaults, claim }: { defaults: GatewayDefaul
   }
 
   const create = form.handleSubmit(async (values) => {
-    const answer = await send("create", () => postJson("/api/v1/sandboxes", specFromForm(values, backend)));
+    const answer = await send("create", () => callApi("/api/v1/sandboxes", createdSchema, { method: "POST", body: specFromForm(values, backend) }));
     if (answer === undefined) return;
-    const { id } = createdSchema.parse(answer);
+    const { id } = answer;
     await queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
     router.push(`/sandboxes/${id}`);
   });
 
   const showPreview = form.handleSubmit(async (values) => {
     setPreview(null);
-    const answer = await send("preview", () => postJson("/api/v1/sandboxes?dryRun=true", specFromForm(values, backend)));
-    if (answer !== undefined) setPreview(dryRunAnswerSchema.parse(answer));
+    const answer = await send("preview", () => callApi("/api/v1/sandboxes?dryRun=true", dryRunAnswerSchema, { method: "POST", body: specFromForm(values, backend) }));
+    if (answer !== undefined) setPreview(answer);
   });
 
   const fieldErrors = Object.keys(form.formState.errors).filter((key) => key !== "root").length;

@@ -2,7 +2,7 @@ import { set, type FieldErrors, type Resolver } from "react-hook-form";
 import { pathOfFieldName, problemsFromZodError, type SpecProblem } from "@/lib/domain/problems.ts";
 import { sandboxSpecSchema } from "@/lib/domain/sandbox-spec.ts";
 import type { WorkspaceBackend } from "@/lib/domain/gateway-defaults.ts";
-import type { ProblemDetails } from "@/lib/server/problem-details.ts";
+import type { FieldProblem } from "@/app/(console)/_components/api-client.ts";
 import { formFieldOf, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 
 // The create form validates with the server's own schema: the form's values become a spec, the
@@ -27,8 +27,8 @@ export function placeProblems(problems: SpecProblem[]): PlacedProblems {
 }
 
 /** The spec problems of a problem+json answer, with their paths read back from the field names. */
-export function problemsOfAnswer(problem: ProblemDetails): SpecProblem[] {
-  return (problem.errors ?? []).map((error) => ({ code: error.code, path: pathOfFieldName(error.field), message: error.message }));
+export function problemsOfAnswer(fields: FieldProblem[]): SpecProblem[] {
+  return fields.map((error) => ({ code: error.code, path: pathOfFieldName(error.field), message: error.message }));
 }
 
 export function specResolver(gatewayBackend: WorkspaceBackend): Resolver<CreateFormValues> {
