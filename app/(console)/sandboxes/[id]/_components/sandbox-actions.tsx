@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useId, useState } from "react";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { availability, type SandboxAction } from "./action-rules.ts";
 import { DeleteDialog } from "./delete-dialog.tsx";
@@ -29,6 +29,7 @@ const ORDER: QuickAction[] = ["stop", "start", "recover", "checkpoint"];
  */
 export function SandboxActions({ record, storage }: { record: SandboxRecord; storage: SandboxStorage }) {
   const queryClient = useQueryClient();
+  const whyId = useId();
   const [outcome, setOutcome] = useState<{ kind: "done" | "failed"; text: string; detail?: string } | null>(null);
   const action = useMutation({
     mutationFn: async (which: QuickAction): Promise<string> => {
@@ -62,6 +63,7 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
               disabled={!allowed.enabled || action.isPending}
               aria-busy={busy}
               title={allowed.enabled ? undefined : allowed.why}
+              aria-describedby={allowed.enabled ? undefined : `${whyId}-${which}`}
               onClick={() => action.mutate(which)}
             >
               {busy ? LABELS[which].busy : LABELS[which].idle}
@@ -70,6 +72,17 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
         })}
         <DeleteDialog record={record} claims={storage.claims} allowed={availability("delete", record)} />
       </div>
+      {/* Said on the page, not only in a tooltip, so keyboard and screen-reader users learn it too. */}
+      <ul className={styles.why} aria-label="Why some actions are not offered now">
+        {ORDER.map((which) => {
+          const allowed = availability(which, record);
+          return allowed.enabled ? null : (
+            <li key={which} id={`${whyId}-${which}`}>
+              {LABELS[which].idle}: {allowed.why}
+            </li>
+          );
+        })}
+      </ul>
       <div aria-live="polite">
         {action.isPending ? <p className={styles.progress}>{LABELS[action.variables].busy}</p> : null}
         {outcome?.kind === "done" ? <p className={styles.done}>{outcome.text}</p> : null}
