@@ -78,7 +78,7 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
           const allowed = availability(which, record);
           return allowed.enabled ? null : (
             <li key={which} id={`${whyId}-${which}`}>
-              {LABELS[which].idle}: {allowed.why}
+              {allowed.why}
             </li>
           );
         })}
