@@ -108,8 +108,11 @@ test("a sandbox created from the form opens its page and becomes Ready", async (
 test("the form can be filled and sent with the keyboard alone", async ({ page }) => {
   const name = uniqueName("keys");
   await openForm(page);
+  // The controls are disabled until React runs the form; focus lands nowhere before that.
+  await expect(field(page, "Name")).toBeEnabled();
   await field(page, "Name").focus();
   await page.keyboard.type(name);
+  await expect(field(page, "Name")).toHaveValue(name);
   // Tab to the storage class choice, then arrow keys move within the radio group.
   const clusterDefault = form(page).getByRole("radio", { name: /^Cluster default/ });
   await tabUntilFocused(page, clusterDefault);

@@ -44,9 +44,11 @@ describe(`the timeline (${testStoreKind})`, () => {
 
   it("lists a whole timeline longer than one page", async () => {
     const sandboxId = await aSandboxId();
-    await Promise.all(Array.from({ length: 1005 }, (_, i) => store.timeline.appendEvent(anEvent(sandboxId, { reason: `Step${i}` }))));
-    const events = await store.timeline.listAllForSandbox(sandboxId);
-    expect([events.length, new Set(events.map((event) => event.id)).size]).toEqual([1005, 1005]);
+    for (const reason of ["Created", "PodScheduled", "Ready", "Disrupted", "Recovered"]) {
+      await store.timeline.appendEvent(anEvent(sandboxId, { type: "Lifecycle", reason }));
+    }
+    const events = await store.timeline.listAllForSandbox(sandboxId, 2);
+    expect(events.map((event) => event.reason)).toEqual(["Created", "PodScheduled", "Ready", "Disrupted", "Recovered"]);
   });
 
   it("resumes after the last event id a reader saw", async () => {

@@ -55,14 +55,14 @@ export function timelineRepository(db: Db) {
       return rows.map(toEvent);
     },
 
-    /** A sandbox's whole timeline, oldest first, read a thousand events at a time. */
-    async listAllForSandbox(sandboxId: string): Promise<TimelineEvent[]> {
+    /** A sandbox's whole timeline, oldest first, read a page (a thousand events) at a time. */
+    async listAllForSandbox(sandboxId: string, pageSize = 1000): Promise<TimelineEvent[]> {
       const events: TimelineEvent[] = [];
       let after: string | undefined;
       for (;;) {
-        const rows = await db.timelineEvent.findMany({ where: { sandboxId, id: afterId(after) }, orderBy: { id: "asc" }, take: 1000 });
+        const rows = await db.timelineEvent.findMany({ where: { sandboxId, id: afterId(after) }, orderBy: { id: "asc" }, take: pageSize });
         events.push(...rows.map(toEvent));
-        if (rows.length < 1000) return events;
+        if (rows.length < pageSize) return events;
         after = events.at(-1)!.id;
       }
     },
