@@ -5,6 +5,7 @@
 //   migrations     prisma/schema.prisma and prisma/migrations agree
 //   unit+store     Vitest: pure logic, and the store on embedded PGlite
 //   store (pg)     the store suites again on PostgreSQL, when BERTH_TEST_DATABASE_URL is set
+//   chart          the Helm chart: lint, golden renders, schema refusals (helm built once from Go)
 //   e2e            next build, then Playwright in Debian's Chromium against next start
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -59,6 +60,12 @@ const steps: Step[] = [
     report: vitestCounts,
     reportFile: reportPath("pg"),
     skipBecause: postgresUrl ? undefined : "BERTH_TEST_DATABASE_URL is not set (`.ci/run` starts PostgreSQL and sets it)",
+  },
+  {
+    name: "chart",
+    command: ["bash", "-c", `BERTH_HELM=$(bash scripts/tools/build-helm.sh) && export BERTH_HELM && npx vitest run -c vitest.chart.config.ts --reporter=default --reporter=json --outputFile.json=${reportPath("chart")}`],
+    report: vitestCounts,
+    reportFile: reportPath("chart"),
   },
   { name: "build", command: ["npx", "next", "build"] },
   {

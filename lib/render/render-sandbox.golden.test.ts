@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { expectGolden as expectGoldenFile } from "../testing/golden-files.ts";
 import { aSpec, gatewayDefaults } from "../domain/test-fixtures.ts";
 import { renderSandbox } from "./render-sandbox.ts";
 import { SANDBOX_ID, render } from "./test-fixtures.ts";
@@ -13,20 +14,7 @@ import { toYaml } from "./yaml.ts";
 
 const TESTDATA = join(dirname(fileURLToPath(import.meta.url)), "testdata");
 
-function readGolden(name: string): string {
-  return readFileSync(join(TESTDATA, `${name}.golden.yaml`), "utf8");
-}
-
-function expectGolden(name: string, actual: string): void {
-  const path = join(TESTDATA, `${name}.golden.yaml`);
-  if (process.env["UPDATE_GOLDEN"] === "1") {
-    mkdirSync(TESTDATA, { recursive: true });
-    writeFileSync(path, actual);
-    return;
-  }
-  if (!existsSync(path)) throw new Error(`missing golden file ${path}; run with UPDATE_GOLDEN=1 to write it`);
-  expect(actual).toBe(readGolden(name));
-}
+const expectGolden = (name: string, actual: string) => expectGoldenFile(TESTDATA, name, actual);
 
 const CASES: { name: string; render: () => ReturnType<typeof render> }[] = [
   { name: "pvc-template-default", render: () => render() },
@@ -75,7 +63,7 @@ describe("render-diff: the default output is byte-for-byte stable", () => {
   });
 
   it("renders exactly the committed default golden file", () => {
-    expect(toYaml(render())).toBe(readGolden("pvc-template-default"));
+    expect(toYaml(render())).toBe(readFileSync(join(TESTDATA, "pvc-template-default.golden.yaml"), "utf8"));
   });
 
   it("does not depend on the order keys were written in the submitted spec", () => {
