@@ -4,6 +4,8 @@
 set -euo pipefail
 VERSION=v3.22.0
 DIR="${XDG_CACHE_HOME:-$HOME/.cache}/berth-tools/helm-$VERSION"
+# Go lives in /usr/local/go on the machines Berth is built on; a shell may not have it on PATH.
+command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
 if [ ! -x "$DIR/helm" ]; then
   mkdir -p "$DIR"
   echo "Building helm $VERSION from helm.sh/helm/v3 (once; cached in $DIR)" >&2
