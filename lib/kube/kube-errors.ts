@@ -49,3 +49,13 @@ export async function kube<T>(call: () => Promise<T>): Promise<T> {
     throw toKubeApiError(error);
   }
 }
+
+/** A read of something that may not exist: null then, rather than an error. */
+export async function nullIfNotFound<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await kube(call);
+  } catch (error) {
+    if (error instanceof KubeApiError && error.notFound) return null;
+    throw error;
+  }
+}

@@ -1,8 +1,7 @@
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from "@kubernetes/client-node";
+import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
 import type { ClusterConnection } from "./cluster-connection.ts";
 import { kube, KubeApiError } from "./kube-errors.ts";
-
-const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+import { mergePatch } from "./patch-options.ts";
 
 // Calls about a node as a whole: what runs on it (every pod, not only sandboxes').
 

@@ -1,8 +1,9 @@
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, PolicyV1Api, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest } from "../render/manifests.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
-import { kube, KubeApiError } from "./kube-errors.ts";
+import { kube, KubeApiError, nullIfNotFound } from "./kube-errors.ts";
+import { mergePatch } from "./patch-options.ts";
 
 // The Kubernetes objects behind one sandbox — the Sandbox, the claims Berth manages, the budget —
 // as intent-named calls over client-node. Missing objects on delete count as done, as in
@@ -18,17 +19,6 @@ export interface StoredSandbox {
 
 const plural = "sandboxes";
 const MAX_CONFLICT_RETRIES = 5;
-const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
-
-/** A read of something that may not exist: null then, rather than an error. */
-async function nullIfNotFound<T>(call: () => Promise<T>): Promise<T | null> {
-  try {
-    return await kube(call);
-  } catch (error) {
-    if (error instanceof KubeApiError && error.notFound) return null;
-    throw error;
-  }
-}
 
 async function ignoreNotFound(call: () => Promise<unknown>): Promise<void> {
   await nullIfNotFound(call);

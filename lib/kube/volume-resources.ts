@@ -1,23 +1,13 @@
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, StorageV1Api, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, StorageV1Api, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
-import { kube, KubeApiError } from "./kube-errors.ts";
+import { kube, KubeApiError, nullIfNotFound } from "./kube-errors.ts";
 import type { StoredSandbox } from "./sandbox-resources.ts";
+import { mergePatch } from "./patch-options.ts";
 
 // The calls behind the Volumes page's actions: fresh reads of who may use a claim (never the
 // watch caches, which may lag behind a pod that just started), its StorageClass, and writes that
 // carry a precondition so they only ever touch the claim that was looked at.
-
-const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
-
-async function nullIfNotFound<T>(call: () => Promise<T>): Promise<T | null> {
-  try {
-    return await kube(call);
-  } catch (error) {
-    if (error instanceof KubeApiError && error.notFound) return null;
-    throw error;
-  }
-}
 
 export function volumeResources(connection: ClusterConnection, version: SandboxApiVersion) {
   const core = connection.kubeConfig.makeApiClient(CoreV1Api);
