@@ -16,9 +16,19 @@ function useFieldError(name: Name): string | undefined {
   return error?.message;
 }
 
-function described(ids: (string | false | undefined)[]): string | undefined {
-  const present = ids.filter(Boolean).join(" ");
+/** The ids of the hint and the error a field has, for aria-describedby. */
+function describedBy(id: string, hint: ReactNode | undefined, error: string | undefined): string | undefined {
+  const present = [hint !== undefined && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
   return present || undefined;
+}
+
+function Hint({ id, hint }: { id: string; hint: ReactNode | undefined }) {
+  if (hint === undefined) return null;
+  return (
+    <p id={`${id}-hint`} className={styles.hint}>
+      {hint}
+    </p>
+  );
 }
 
 interface TextFieldProps {
@@ -42,7 +52,7 @@ export function TextField({ name, label, hint, placeholder, rows, inputMode, mon
     placeholder,
     className: monospace ? `${styles.input} ${styles.mono}` : styles.input,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": described([hint !== undefined && `${id}-hint`, error && `${id}-error`]),
+    "aria-describedby": describedBy(id, hint, error),
     ...register(name),
   };
   return (
@@ -51,11 +61,7 @@ export function TextField({ name, label, hint, placeholder, rows, inputMode, mon
         {label}
       </label>
       {rows ? <textarea rows={rows} spellCheck={false} {...props} /> : <input type="text" inputMode={inputMode} spellCheck={false} autoComplete="off" list={list} {...props} />}
-      {hint !== undefined ? (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      ) : null}
+      <Hint id={id} hint={hint} />
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
@@ -76,16 +82,12 @@ export function CheckboxField({ name, label, hint }: { name: Name; label: string
   const id = useId();
   return (
     <div className={styles.checkField}>
-      <input type="checkbox" id={id} aria-describedby={described([hint !== undefined && `${id}-hint`, error && `${id}-error`])} {...register(name)} />
+      <input type="checkbox" id={id} aria-describedby={describedBy(id, hint, error)} {...register(name)} />
       <div>
         <label htmlFor={id} className={styles.label}>
           {label}
         </label>
-        {hint !== undefined ? (
-          <p id={`${id}-hint`} className={styles.hint}>
-            {hint}
-          </p>
-        ) : null}
+        <Hint id={id} hint={hint} />
         <FieldError id={`${id}-error`} message={error} />
       </div>
     </div>
@@ -104,13 +106,9 @@ export function RadioChoice({ name, legend, choices, hint }: { name: Name; legen
   const error = useFieldError(name);
   const id = useId();
   return (
-    <fieldset className={styles.choice} aria-describedby={described([hint !== undefined && `${id}-hint`, error && `${id}-error`])}>
+    <fieldset className={styles.choice} aria-describedby={describedBy(id, hint, error)}>
       <legend className={styles.label}>{legend}</legend>
-      {hint !== undefined ? (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      ) : null}
+      <Hint id={id} hint={hint} />
       <div className={styles.options}>
         {choices.map((choice) => (
           <label key={choice.value} className={styles.option}>
@@ -136,18 +134,14 @@ export function SelectField({ name, label, options, hint }: { name: Name; label:
       <label htmlFor={id} className={styles.label}>
         {label}
       </label>
-      <select id={id} className={styles.input} aria-invalid={error ? true : undefined} aria-describedby={described([hint !== undefined && `${id}-hint`, error && `${id}-error`])} {...register(name)}>
+      <select id={id} className={styles.input} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...register(name)}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </select>
-      {hint !== undefined ? (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      ) : null}
+      <Hint id={id} hint={hint} />
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
