@@ -59,6 +59,9 @@ export default defineConfig({
   projects: SERVERS.map(({ project, port, testMatch }) => ({
     name: project,
     testMatch,
+    // A journey waits on a (simulated) cluster several times over; a slow moment of this shared
+    // machine should not fail it. Each assertion keeps its own, shorter timeout.
+    ...(project === "flows" ? { timeout: 60_000 } : {}),
     use: { ...chromium, baseURL: `http://127.0.0.1:${port}` },
   })),
   webServer: SERVERS.map(({ project, port }) => ({
