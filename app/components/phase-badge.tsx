@@ -1,7 +1,5 @@
 import type { SandboxPhase } from "@/lib/domain/sandbox-status.ts";
-import styles from "./phase-badge.module.css";
-
-type Tone = "ok" | "progress" | "danger" | "neutral";
+import { ToneBadge, type Tone } from "./tone-badge.tsx";
 
 const TONES: Record<SandboxPhase, Tone> = {
   Pending: "progress",
@@ -18,11 +16,7 @@ const TONES: Record<SandboxPhase, Tone> = {
   Deleted: "neutral",
 };
 
-/** A sandbox phase as a small coloured label. The text is the phase itself; colour only repeats it. */
+/** A sandbox phase as a small coloured label. The text is the phase itself. */
 export function PhaseBadge({ phase }: { phase: SandboxPhase }) {
-  return (
-    <span className={styles.badge} data-tone={TONES[phase]}>
-      {phase}
-    </span>
-  );
+  return <ToneBadge tone={TONES[phase]}>{phase}</ToneBadge>;
 }

@@ -10,6 +10,7 @@ import { cancelMaintenance, fetchRun, runKey, runsKey, type MaintenanceRunView }
 import { nextForRun, nextForStep, RUN_TONES, STEP_LABELS, STEP_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
 import buttons from "@/app/components/buttons.module.css";
+import { ToneBadge } from "@/app/components/tone-badge.tsx";
 
 /** While a run is running its record is read this often; the event stream also refreshes it at each step. */
 const POLL_MS = 1_000;
@@ -54,9 +55,7 @@ export function MaintenanceRunDetails({ node, initial, headingId }: { node: stri
           Maintenance run <span className={styles.sub}>started {formatTimestamp(new Date(run.startedAt))} by {run.actor}</span>
         </h3>
         <p role="status" className={styles.runState}>
-          <span className={styles.badge} data-tone={RUN_TONES[run.state]}>
-            {run.state}
-          </span>
+          <ToneBadge tone={RUN_TONES[run.state]}>{run.state}</ToneBadge>
           {running ? <span>{`${done} of ${run.progress.sandboxes.length} sandboxes done`}</span> : null}
         </p>
         {running ? (
@@ -101,9 +100,7 @@ export function MaintenanceRunDetails({ node, initial, headingId }: { node: stri
                     <span className={styles.sub}>{entry.namespace}</span>
                   </th>
                   <td>
-                    <span className={styles.badge} data-tone={STEP_TONES[entry.step]}>
-                      {STEP_LABELS[entry.step]}
-                    </span>
+                    <ToneBadge tone={STEP_TONES[entry.step]}>{STEP_LABELS[entry.step]}</ToneBadge>
                   </td>
                   <td className={styles.why}>
                     {entry.message}

@@ -1,5 +1,6 @@
 import type { MaintenanceRunState, SandboxProgress } from "@/lib/domain/maintenance.ts";
 import type { DrainOutcome, MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
+import type { Tone } from "@/app/components/tone-badge.tsx";
 
 // What the maintenance view says: the preview's summary in the confirmation, each sandbox's step
 // in plain words with what happens next, and each run outcome with what the operator can do.
@@ -45,8 +46,6 @@ export const STEP_LABELS: Record<SandboxProgress["step"], string> = {
   WaitingForNode: "Waiting for this node",
   Failed: "Failed",
 };
-
-export type Tone = "ok" | "progress" | "danger" | "neutral";
 
 export const STEP_TONES: Record<SandboxProgress["step"], Tone> = {
   Pending: "neutral",

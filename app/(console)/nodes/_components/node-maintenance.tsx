@@ -8,6 +8,7 @@ import { MaintenanceRunDetails } from "./maintenance-run-details.tsx";
 import { RUN_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
 import buttons from "@/app/components/buttons.module.css";
+import { ToneBadge } from "@/app/components/tone-badge.tsx";
 
 /** The node's maintenance runs, newest first (kept current by the event stream and by the run view). */
 export function useNodeRuns(node: string) {
@@ -46,9 +47,7 @@ export function NodeMaintenance({ node, runs, shownId, onShow }: { node: string;
               <th scope="row">{formatTimestamp(new Date(run.startedAt))}</th>
               <td>{run.actor}</td>
               <td>
-                <span className={styles.badge} data-tone={RUN_TONES[run.state]}>
-                  {run.state}
-                </span>
+                <ToneBadge tone={RUN_TONES[run.state]}>{run.state}</ToneBadge>
               </td>
               <td className={styles.why}>{run.message ?? "In progress"}</td>
               <td>

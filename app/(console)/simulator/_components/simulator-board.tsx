@@ -13,6 +13,7 @@ import { fetchSimulatorState, nodeAction, podAction, SIMULATOR_KEY } from "./sim
 import styles from "./simulator.module.css";
 import buttons from "@/app/components/buttons.module.css";
 import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
+import { ToneBadge } from "@/app/components/tone-badge.tsx";
 
 /**
  * Node loss and restore change no Berth record until the control plane notices, so the event
@@ -80,18 +81,12 @@ function NodeCard({ node, pending, run, latest }: { node: SimulatorNode; pending
         <h2 id={headingId} className={styles.name}>
           {node.name}
         </h2>
-        <span className={styles.state} data-tone={node.ready ? "ok" : "danger"}>
-          {node.ready ? "Ready" : "Not Ready"}
-        </span>
+        <ToneBadge tone={node.ready ? "ok" : "danger"}>{node.ready ? "Ready" : "Not Ready"}</ToneBadge>
         {node.cordoned ? (
-          <span className={styles.state} data-tone="warning">
-            Cordoned
-          </span>
+          <ToneBadge tone="progress">Cordoned</ToneBadge>
         ) : null}
         {!node.up ? (
-          <span className={styles.state} data-tone="danger">
-            Kubelet stopped
-          </span>
+          <ToneBadge tone="danger">Kubelet stopped</ToneBadge>
         ) : null}
         <span className={styles.actions}>
           {actions.map((action) => {
