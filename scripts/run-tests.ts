@@ -23,7 +23,7 @@ interface Step {
   command: string[];
   env?: Record<string, string>;
   /** Tests counted from the tool's JSON report; a step without one counts as one check. */
-  report?: (file: string) => Counts;
+  report?: (file: string) => Counts & { failures: string[] };
   reportFile?: string;
   skipBecause?: string;
 }
@@ -31,14 +31,40 @@ interface Step {
 const reports = mkdtempSync(path.join(tmpdir(), "berth-test-reports-"));
 const reportPath = (name: string) => path.join(reports, `${name}.json`);
 
-function vitestCounts(file: string): Counts {
-  const json = JSON.parse(readFileSync(file, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
-  return { passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests };
+// Each report also names its failed tests: CI keeps only the end of the output, and a count
+// without a name sends the next person hunting through logs that are gone.
+function vitestCounts(file: string) {
+  const json = JSON.parse(readFileSync(file, "utf8")) as {
+    numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number;
+    testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
+  };
+  const failures = json.testResults.flatMap((file) => {
+    const where = path.relative(process.cwd(), file.name);
+    const failed = file.assertionResults.filter((test) => test.status === "failed").map((test) => `${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file that failed to load has no test results, only its message.
+    return failed.length === 0 && file.message ? [`${where}: ${firstLine(file.message)}`] : failed;
+  });
+  return { passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests, failures };
 }
 
-function playwrightCounts(file: string): Counts {
-  const { stats } = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number } };
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+interface PlaywrightSuite { title: string; specs?: { title: string; ok: boolean; tests: { results: { error?: { message?: string } }[] }[] }[]; suites?: PlaywrightSuite[] }
+
+function playwrightCounts(file: string) {
+  const { stats, suites } = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number }; suites: PlaywrightSuite[] };
+  const failures: string[] = [];
+  const visit = (suite: PlaywrightSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      if (!spec.ok) failures.push(`${[...titles, spec.title].join(" › ")}: ${firstLine(spec.tests.at(-1)?.results.at(-1)?.error?.message)}`);
+    }
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  for (const suite of suites) visit(suite, [suite.title]);
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped, failures };
+}
+
+function firstLine(message: string | undefined): string {
+  // Strip colour codes; keep the line a person reads first.
+  return (message ?? "(no message)").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "(no message)";
 }
 
 const postgresUrl = process.env.BERTH_TEST_DATABASE_URL;
@@ -78,6 +104,7 @@ const steps: Step[] = [
 ];
 
 const rows: { name: string; counts: Counts; seconds: number; note: string }[] = [];
+const failures: string[] = [];
 let broken = false;
 
 for (const step of steps) {
@@ -94,7 +121,9 @@ for (const step of steps) {
   let counts: Counts = { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
   if (step.report && step.reportFile) {
     try {
-      counts = step.report(step.reportFile);
+      const report = step.report(step.reportFile);
+      counts = report;
+      failures.push(...report.failures.map((failure) => `${step.name}: ${failure}`));
       // A runner that crashed after writing some results still failed.
       if (!ok && counts.failed === 0) counts.failed = 1;
     } catch {
@@ -115,5 +144,6 @@ console.log("\n| suite | passed | failed | skipped | seconds | note |\n|---|---:
 for (const row of rows) {
   console.log(`| ${row.name} | ${row.counts.passed} | ${row.counts.failed} | ${row.counts.skipped} | ${row.seconds.toFixed(1)} | ${row.note} |`);
 }
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((failure) => `- ${failure}`).join("\n")}`);
 console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(broken || total.failed > 0 ? 1 : 0);
