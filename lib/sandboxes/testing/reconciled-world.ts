@@ -1,8 +1,8 @@
-// Test support: the embedded cluster, a store, the lifecycle service and a running reconciler —
-// what a Berth server process has, without the HTTP in front.
+// Test support: a store, the lifecycle service and a running reconciler — what a Berth server
+// process has, without the HTTP in front — on the embedded cluster or any cluster it can reach.
 import { gatewayDefaultsSchema } from "../../domain/gateway-defaults.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
-import { connectToEmbeddedCluster } from "../../kube/cluster-connection.ts";
+import { connectToEmbeddedCluster, type ClusterConnection } from "../../kube/cluster-connection.ts";
 import { sandboxResources } from "../../kube/sandbox-resources.ts";
 import { startSimulatedCluster, type SimCluster, type SimulatedClusterOptions } from "../../sim/index.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
@@ -13,15 +13,20 @@ import { OperationsInFlight } from "../operations-in-flight.ts";
 import type { ActionDeps } from "../sandbox-actions.ts";
 import { StatusReconciler } from "../status-reconciler.ts";
 
-export interface ReconciledWorld {
-  sim: SimCluster;
+/** What a Berth server process has, on whichever cluster `connection` reaches. */
+export interface World {
   deps: ActionDeps;
   reconciler: StatusReconciler;
   /** Creates a sandbox and waits until the reconciler says it is Ready. */
-  readySandbox(spec: Record<string, unknown>): Promise<SandboxRecord>;
+  readySandbox(spec: Record<string, unknown>, timeoutMs?: number): Promise<SandboxRecord>;
   /** The stored record once `check` passes (it throws until then, saying what it saw). */
   recordWhen(id: string, check: (record: SandboxRecord) => void, timeoutMs?: number): Promise<SandboxRecord>;
   stop(): Promise<void>;
+}
+
+/** A World on the embedded cluster, whose faults a test can inject. */
+export interface ReconciledWorld extends World {
+  sim: SimCluster;
 }
 
 export type StoreOpener = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
@@ -31,7 +36,18 @@ const openTestStore: StoreOpener = async () => (await import("../../store/test-d
 
 export async function startReconciledWorld(options: SimulatedClusterOptions = {}, openStore: StoreOpener = openTestStore): Promise<ReconciledWorld> {
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
-  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const world = await startWorld(connectToEmbeddedCluster(sim.serverUrl), openStore);
+  return {
+    ...world,
+    sim,
+    async stop() {
+      await world.stop();
+      await sim.stop();
+    },
+  };
+}
+
+export async function startWorld(connection: ClusterConnection, openStore: StoreOpener = openTestStore): Promise<World> {
   const { store, cleanup } = await openStore();
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
@@ -48,19 +64,17 @@ export async function startReconciledWorld(options: SimulatedClusterOptions = {}
       return record;
     }, { timeoutMs });
   return {
-    sim,
     deps,
     reconciler,
     recordWhen,
-    async readySandbox(spec) {
+    async readySandbox(spec, timeoutMs) {
       const { record } = await createSandbox(deps, spec, "alice");
       return recordWhen(record.id, (now) => {
         if (now.phase !== "Ready") throw new Error(`${now.name} is ${now.phase} (${now.reason}: ${now.message})`);
-      });
+      }, timeoutMs);
     },
     async stop() {
       reconciler.stop();
-      await sim.stop();
       await cleanup();
     },
   };

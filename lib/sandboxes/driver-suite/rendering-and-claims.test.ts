@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_NAME_HASH_LABEL } from "../../domain/sandbox-api.ts";
+import { eventually } from "../../sim/testing/eventually.ts";
+import { dryRunCreateSandbox } from "../create-sandbox.ts";
+import { deleteSandbox, execInSandbox, setSandboxRunning } from "../sandbox-actions.ts";
+import { inPhase } from "../testing/reconciled-world.ts";
+import { needsExec, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
+
+// Driver suite: what Berth renders is what the cluster's Sandbox CRD accepts and its controller
+// runs; the claims behind workspaces carry the owners that decide their fate, and deleting a
+// sandbox keeps or removes each claim as its ownership says. Runs on the embedded cluster in
+// `npm test` and on a real control plane in `npm run test:cluster`.
+
+let world: SuiteWorld;
+beforeAll(async () => {
+  world = await startSuiteWorld();
+}, 120_000);
+afterAll(() => world?.stop());
+
+const claimGone = (name: string) => eventually(async () => {
+  if (await world.operator.getClaim("default", name)) throw new Error(`claim ${name} is still there`);
+}, { timeoutMs: world.cluster.patienceMs });
+
+describe("every profile and workspace backend renders a Sandbox the cluster runs", () => {
+  it.each(["generic", "claude", "opencode"])("a %s sandbox on the default class becomes Ready", async (profile) => {
+    const record = await world.readySandbox({ name: world.named(profile), profile });
+    expect(record.podUid).toBeTruthy();
+  });
+
+  it("an ephemeral sandbox becomes Ready with no claim", async () => {
+    const name = world.named("scratch");
+    await world.readySandbox({ name, workspace: { backend: "ephemeral" } });
+    expect(await world.operator.getClaim("default", `workspace-${name}`)).toBeNull();
+  });
+
+  it("a sandbox with a portable workspace and an extra volume becomes Ready with both claims bound", async () => {
+    const name = world.named("extras");
+    await world.readySandbox({
+      name,
+      workspace: { claim: { ownership: "retain", claimName: `${name}-ws`, storageClassName: world.cluster.storageClasses.portable } },
+      volumes: [{ name: "cache", pvc: { claimName: `${name}-cache`, createIfNotExists: true, deleteOnSandboxTermination: true, storageClass: world.cluster.storageClasses.portable, storage: "1Gi" }, mountPath: "/cache" }],
+    });
+    const phases = await Promise.all([`${name}-ws`, `${name}-cache`].map(async (claim) => (await world.operator.getClaim("default", claim))?.status?.phase));
+    expect(phases).toEqual(["Bound", "Bound"]);
+  });
+
+  it("a dry run is accepted by the cluster and creates nothing", async () => {
+    const name = world.named("dry");
+    const { rendered } = await dryRunCreateSandbox(world.deps, { name, disruptionPolicy: { evictionProtection: true } });
+    expect([rendered.sandbox.metadata.name, await world.deps.resources.readSandbox("default", name)]).toEqual([name, null]);
+  });
+
+  it("a command runs in the sandbox's agent container", async (context) => {
+    needsExec(world, context);
+    const record = await world.readySandbox({ name: world.named("exec") });
+    expect((await execInSandbox(world.deps, record.id, ["sh", "-c", "echo hi"], 10, "alice")).stdout).toBe("hi\n");
+  });
+});
+
+describe("a sandbox-owned (template) workspace claim", () => {
+  let name: string;
+  let id: string;
+  beforeAll(async () => {
+    name = world.named("owned");
+    id = (await world.readySandbox({ name })).id;
+  }, 120_000);
+
+  it("is named after the sandbox and labelled with the sandbox's name hash", async () => {
+    const claim = await world.operator.getClaim("default", `workspace-${name}`);
+    expect(claim?.metadata?.labels?.[SANDBOX_NAME_HASH_LABEL]).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it("is owned by the Sandbox through a controller reference", async () => {
+    const claim = await world.operator.getClaim("default", `workspace-${name}`);
+    const sandbox = await world.deps.resources.readSandbox("default", name);
+    expect(claim?.metadata?.ownerReferences?.find((owner) => owner.controller)).toMatchObject({ kind: "Sandbox", name, uid: sandbox?.metadata?.uid });
+  });
+
+  it("outlives a stop and is mounted again on start", async () => {
+    const claimUid = (await world.operator.getClaim("default", `workspace-${name}`))?.metadata?.uid;
+    await setSandboxRunning(world.deps, id, false, "alice");
+    await world.recordWhen(id, inPhase("Stopped"));
+    await setSandboxRunning(world.deps, id, true, "alice");
+    await world.recordWhen(id, inPhase("Ready"));
+    expect((await world.operator.getClaim("default", `workspace-${name}`))?.metadata?.uid).toBe(claimUid);
+  });
+
+  it("is garbage-collected with its sandbox", async () => {
+    await deleteSandbox(world.deps, id, "alice");
+    await expect(claimGone(`workspace-${name}`)).resolves.toBeUndefined();
+  });
+});
+
+describe("deleting a sandbox keeps or removes each claim as its ownership says", () => {
+  it("a retained claim is kept, with no owner left that could collect it", async () => {
+    const name = world.named("keeper");
+    const record = await world.readySandbox({ name, workspace: { claim: { ownership: "retain", claimName: `${name}-ws` } } });
+    const { keptClaims } = await deleteSandbox(world.deps, record.id, "alice");
+    await eventually(async () => {
+      if (await world.operator.getPod("default", name)) throw new Error("the pod is still there");
+    }, { timeoutMs: world.cluster.patienceMs });
+    const claim = await world.operator.getClaim("default", `${name}-ws`);
+    expect([keptClaims, claim?.metadata?.deletionTimestamp, claim?.metadata?.ownerReferences ?? []]).toEqual([[`${name}-ws`], undefined, []]);
+  });
+
+  it("a claim deleted with its sandbox is removed", async () => {
+    const name = world.named("sweeper");
+    const record = await world.readySandbox({ name, workspace: { claim: { ownership: "delete", claimName: `${name}-ws` } } });
+    const { removedClaims } = await deleteSandbox(world.deps, record.id, "alice");
+    await claimGone(`${name}-ws`);
+    expect(removedClaims).toEqual([`${name}-ws`]);
+  });
+});

@@ -1,0 +1,51 @@
+// The driver suite's world: Berth's lifecycle service and reconciler, a store, and an operator
+// with kubectl's powers, on the cluster under test — the embedded one in `npm test`, a real
+// control plane in `npm run test:cluster`. Names carry a per-run suffix, because a real cluster
+// outlives one run of the suite (it runs twice there: as cluster-admin and as Berth's chart's
+// service account).
+import { randomBytes } from "node:crypto";
+import type { TestContext } from "vitest";
+import type { SandboxRecord } from "../../domain/sandbox-record.ts";
+import { startClusterUnderTest, type ClusterUnderTest } from "../testing/cluster-under-test.ts";
+import { operator } from "../testing/operator.ts";
+import { startWorld, type World } from "../testing/reconciled-world.ts";
+
+export interface SuiteWorld extends World {
+  cluster: ClusterUnderTest;
+  operator: ReturnType<typeof operator>;
+  /** A sandbox name unique to this run. */
+  named(base: string): string;
+}
+
+export async function startSuiteWorld(): Promise<SuiteWorld> {
+  const cluster = await startClusterUnderTest();
+  const world = await startWorld(cluster.connection);
+  const run = randomBytes(3).toString("hex");
+  const { patienceMs } = cluster;
+  return {
+    ...world,
+    cluster,
+    operator: operator(cluster.connection),
+    named: (base) => `${base}-${run}`,
+    readySandbox: (spec, timeoutMs = patienceMs) => world.readySandbox(spec, timeoutMs),
+    recordWhen: (id, check, timeoutMs = patienceMs) => world.recordWhen(id, check, timeoutMs),
+    async stop() {
+      await world.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+/** Skips a test that needs a command run in a container where that is impossible, saying why. */
+export function needsExec(world: SuiteWorld, context: TestContext): void {
+  const reason = world.cluster.execUnavailable;
+  if (reason === null) return;
+  console.warn(`skipped on ${world.cluster.description}: "${context.task.name}": ${reason}`);
+  context.skip(reason);
+}
+
+/** Ready in a pod other than `before`'s. */
+export const replacedAndReady = (before: SandboxRecord) => (record: SandboxRecord) => {
+  if (record.phase !== "Ready") throw new Error(`${record.name} is ${record.phase}/${record.reason} (${record.message})`);
+  if (record.podUid === before.podUid) throw new Error("still the first pod");
+};

@@ -1,0 +1,70 @@
+// The cluster a driver-suite test runs against: the embedded simulated cluster by default, or a
+// real control plane when BERTH_TEST_KUBECONFIG names one (`npm run test:cluster` starts one and
+// sets it). Tests reach either only through a kubeconfig and @kubernetes/client-node, the way
+// Berth reaches a user's cluster; what differs between the two is said here, once.
+import { connectToEmbeddedCluster, connectToRealCluster, type ClusterConnection } from "../../kube/cluster-connection.ts";
+import { startSimulatedCluster } from "../../sim/index.ts";
+import { LOCAL_PATH_CLASS, PORTABLE_CLASS } from "../../sim/storage-topology.ts";
+import { eventually } from "../../sim/testing/eventually.ts";
+
+export interface ClusterUnderTest {
+  /** How the suite's output names this cluster. */
+  description: string;
+  connection: ClusterConnection;
+  /** Why commands cannot run in a container here, or null where they can. */
+  execUnavailable: string | null;
+  storageClasses: { nodePinned: string; portable: string };
+  /** How long to wait for the cluster to do something: a real one runs on real time. */
+  patienceMs: number;
+  /**
+   * Resolves once `resumed()` says the watches open now were ended by the API server and taken
+   * up again. A real apiserver ends every watch on its own within its request timeout; the
+   * embedded one is told to drop them.
+   */
+  endWatches(resumed: () => boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const REAL_CLUSTER_KUBECONFIG = "BERTH_TEST_KUBECONFIG";
+
+export function onRealCluster(): boolean {
+  return Boolean(process.env[REAL_CLUSTER_KUBECONFIG]);
+}
+
+export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
+  const kubeconfigPath = process.env[REAL_CLUSTER_KUBECONFIG];
+  if (kubeconfigPath) {
+    return {
+      description: `the real control plane of ${kubeconfigPath}`,
+      connection: connectToRealCluster("kubeconfig", kubeconfigPath),
+      execUnavailable: "kwok's nodes run no containers, so there is nothing to exec into and no workspace file to read",
+      // scripts/cluster/cluster-fixtures.ts makes these.
+      storageClasses: { nodePinned: "local-path", portable: "portable" },
+      // kwok makes a pod Ready 1–6 s after it is scheduled.
+      patienceMs: 90_000,
+      // The test control plane ends watches after 15–30 s (--min-request-timeout=15).
+      endWatches: (resumed) => eventually(() => check(resumed), { timeoutMs: 60_000 }),
+      stop: async () => {},
+    };
+  }
+  const sim = await startSimulatedCluster({ clockScale: 200, workers: 2 });
+  return {
+    description: "the embedded simulated cluster",
+    connection: connectToEmbeddedCluster(sim.serverUrl),
+    execUnavailable: null,
+    storageClasses: { nodePinned: LOCAL_PATH_CLASS, portable: PORTABLE_CLASS },
+    patienceMs: 20_000,
+    async endWatches(resumed) {
+      // Again until it took: a watch still being opened is not there to drop yet.
+      await eventually(() => {
+        sim.faults.dropWatches();
+        check(resumed);
+      }, { timeoutMs: 10_000, intervalMs: 100 });
+    },
+    stop: () => sim.stop(),
+  };
+}
+
+function check(resumed: () => boolean): void {
+  if (!resumed()) throw new Error("the watches have not been ended and resumed yet");
+}

@@ -1,0 +1,78 @@
+// What a cluster operator does with kubectl, done through the API exactly as kubectl does it, so
+// that a test can disrupt sandboxes the same way on the embedded cluster and on a real one.
+// Deliberately not Berth's own lib/kube: the operator is not Berth.
+import { ApiException, CoreV1Api, type V1PersistentVolumeClaim, type V1Pod } from "@kubernetes/client-node";
+import type { ClusterConnection } from "../../kube/cluster-connection.ts";
+import { mergePatch } from "../../kube/patch-options.ts";
+
+export interface DrainOutcome {
+  evicted: string[];
+  /** Pods whose eviction a PodDisruptionBudget still refused when the drain gave up. */
+  blocked: string[];
+}
+
+export function operator(connection: ClusterConnection) {
+  const core = connection.kubeConfig.makeApiClient(CoreV1Api);
+
+  const setUnschedulable = (node: string, unschedulable: boolean) =>
+    core.patchNode({ name: node, body: { spec: { unschedulable } } }, mergePatch);
+
+  /** `kubectl evict`: "evicted", or "refused" with the API server's 429 message. */
+  async function evict(pod: { namespace: string; name: string }): Promise<{ outcome: "evicted" } | { outcome: "refused"; message: string }> {
+    try {
+      await core.createNamespacedPodEviction({
+        namespace: pod.namespace,
+        name: pod.name,
+        body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { namespace: pod.namespace, name: pod.name } },
+      });
+      return { outcome: "evicted" };
+    } catch (error) {
+      if (!(error instanceof ApiException)) throw error;
+      if (error.code === 429) return { outcome: "refused", message: (JSON.parse(String(error.body)) as { message: string }).message };
+      // Gone already: what a drain wanted.
+      if (error.code === 404) return { outcome: "evicted" };
+      throw error;
+    }
+  }
+
+  /** `kubectl get`: the object, or null when there is none. */
+  async function get<T>(read: () => Promise<T>): Promise<T | null> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return null;
+      throw error;
+    }
+  }
+
+  return {
+    getPod: (namespace: string, name: string): Promise<V1Pod | null> => get(() => core.readNamespacedPod({ namespace, name })),
+    getClaim: (namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> => get(() => core.readNamespacedPersistentVolumeClaim({ namespace, name })),
+    cordon: (node: string) => setUnschedulable(node, true),
+    uncordon: (node: string) => setUnschedulable(node, false),
+    evict,
+    deletePod: (pod: { namespace: string; name: string }) => core.deleteNamespacedPod(pod),
+
+    /**
+     * `kubectl drain --ignore-daemonsets --delete-emptydir-data --timeout=…`: cordon, then evict
+     * every pod on the node, trying a refused eviction again every second until the timeout.
+     */
+    async drain(node: string, { timeoutSeconds = 30 } = {}): Promise<DrainOutcome> {
+      await setUnschedulable(node, true);
+      const { items } = await core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` });
+      const pending = new Map(items.map((pod: V1Pod) => [`${pod.metadata!.namespace}/${pod.metadata!.name}`, { namespace: pod.metadata!.namespace!, name: pod.metadata!.name! }]));
+      const evicted: string[] = [];
+      const deadline = Date.now() + timeoutSeconds * 1000;
+      while (pending.size > 0 && Date.now() < deadline) {
+        for (const [key, pod] of pending) {
+          if ((await evict(pod)).outcome === "evicted") {
+            evicted.push(key);
+            pending.delete(key);
+          }
+        }
+        if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      return { evicted, blocked: [...pending.keys()] };
+    },
+  };
+}

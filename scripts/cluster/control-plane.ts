@@ -1,0 +1,244 @@
+// A real Kubernetes control plane on this machine, for `npm run test:cluster`: etcd,
+// kube-apiserver, kube-controller-manager and kube-scheduler as released, kwok standing in for
+// the kubelets of two worker nodes, and the agent-sandbox controller with its CRD. Everything
+// listens on 127.0.0.1 only (the machine has no default route) and lives in one temporary
+// directory; stop() ends every process it started and removes the directory.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseAllDocuments, stringify } from "yaml";
+import { clusterFixtures } from "./cluster-fixtures.ts";
+
+export interface ControlPlane {
+  /** A kubeconfig with cluster-admin rights (group system:masters). */
+  kubeconfigPath: string;
+  server: string;
+  /** Runs the control plane's own kubectl with the admin kubeconfig; throws with its output on failure. */
+  kubectl(args: string[], input?: string): string;
+  /** Every process started, for the check that none outlives stop(). */
+  pids(): number[];
+  /** Where each component's log is, for a failure report. */
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+export interface ControlPlaneOptions {
+  /** The directory build-control-plane.sh printed: bin/ and share/. */
+  toolsDir: string;
+  /** Keep the working directory (etcd data, logs) after stop(), for a post-mortem. */
+  keep?: boolean;
+  log?: (line: string) => void;
+}
+
+/**
+ * The apiserver ends each watch after a random time between this and twice this: short, so that
+ * every client — Berth's watches among them — resumes its watches many times during the suite.
+ */
+const WATCH_TIMEOUT_SECONDS = 15;
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const log = options.log ?? ((line: string) => console.error(`control-plane: ${line}`));
+  const bin = (name: string) => path.join(options.toolsDir, "bin", name);
+  const dir = mkdtempSync(path.join(tmpdir(), "berth-cluster-"));
+  const logDir = path.join(dir, "logs");
+  mkdirSync(logDir);
+  const children: { name: string; child: ChildProcess }[] = [];
+  let stopping = false;
+
+  const start = (name: string, args: string[]) => {
+    const output = createWriteStream(path.join(logDir, `${name}.log`));
+    const child = spawn(bin(name), args, { stdio: ["ignore", "pipe", "pipe"], cwd: dir });
+    child.stdout!.pipe(output);
+    child.stderr!.pipe(output);
+    child.on("exit", (code, signal) => {
+      if (!stopping) log(`${name} exited unexpectedly (${signal ?? `code ${code}`}); its log: ${path.join(logDir, `${name}.log`)}`);
+    });
+    children.push({ name, child });
+    return child;
+  };
+
+  const stop = async () => {
+    stopping = true;
+    // Reverse order: clients first, etcd last, so nothing logs a storm of connection errors.
+    for (const { child } of [...children].reverse()) await ended(child, 10_000);
+    if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+  };
+
+  try {
+    const [etcdClientPort, etcdPeerPort, apiPort] = await freePorts(3);
+    const server = `https://127.0.0.1:${apiPort}`;
+    const token = randomBytes(24).toString("hex");
+    const pki = path.join(dir, "pki");
+    mkdirSync(pki);
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    writeFileSync(path.join(pki, "service-account.key"), privateKey.export({ type: "pkcs1", format: "pem" }));
+    writeFileSync(path.join(pki, "service-account.pub"), publicKey.export({ type: "spki", format: "pem" }));
+    // One static token for the admin and the control plane's own components: the suite under
+    // test gets its own identities (a service account's token) where RBAC is the point.
+    writeFileSync(path.join(pki, "tokens.csv"), `${token},berth-admin,berth-admin,"system:masters"\n`);
+    const kubeconfigPath = path.join(dir, "admin.kubeconfig");
+    writeFileSync(kubeconfigPath, kubeconfig(server, token, "berth-admin"));
+
+    log(`starting etcd on 127.0.0.1:${etcdClientPort}`);
+    start("etcd", [
+      "--name=berth", `--data-dir=${path.join(dir, "etcd")}`,
+      `--listen-client-urls=http://127.0.0.1:${etcdClientPort}`, `--advertise-client-urls=http://127.0.0.1:${etcdClientPort}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`, `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-cluster=berth=http://127.0.0.1:${etcdPeerPort}`,
+      "--unsafe-no-fsync", "--log-level=warn",
+    ]);
+    await waitFor("etcd", () => httpOk(`http://127.0.0.1:${etcdClientPort}/health`), 60_000);
+
+    log(`starting kube-apiserver on ${server}`);
+    start("kube-apiserver", [
+      `--etcd-servers=http://127.0.0.1:${etcdClientPort}`,
+      "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", `--secure-port=${apiPort}`,
+      `--cert-dir=${pki}`,
+      `--token-auth-file=${path.join(pki, "tokens.csv")}`,
+      "--authorization-mode=RBAC",
+      "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+      `--service-account-key-file=${path.join(pki, "service-account.pub")}`,
+      `--service-account-signing-key-file=${path.join(pki, "service-account.key")}`,
+      "--service-cluster-ip-range=10.96.0.0/16",
+      `--min-request-timeout=${WATCH_TIMEOUT_SECONDS}`,
+      "--allow-privileged=true", "--profiling=false",
+    ]);
+    await waitFor("kube-apiserver", () => httpsOk(`${server}/readyz`, token), 180_000);
+    const kubectl = (args: string[], input?: string) => runKubectl(bin("kubectl"), kubeconfigPath, args, input);
+
+    const componentConfig = path.join(dir, "components.kubeconfig");
+    writeFileSync(componentConfig, kubeconfig(server, token, "berth-admin"));
+    log("starting kube-controller-manager and kube-scheduler");
+    start("kube-controller-manager", [
+      `--kubeconfig=${componentConfig}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0",
+      `--service-account-private-key-file=${path.join(pki, "service-account.key")}`,
+      `--root-ca-file=${path.join(pki, "apiserver.crt")}`,
+      "--use-service-account-credentials=false", "--profiling=false",
+    ]);
+    start("kube-scheduler", [`--kubeconfig=${componentConfig}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
+
+    log("installing the Sandbox CRD and starting kwok and the agent-sandbox controller");
+    kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(options.toolsDir, "share", "sandbox-crd.yaml"), "utf8")));
+    kubectl(["wait", "--for=condition=Established", "--timeout=60s", "crd/sandboxes.agents.x-k8s.io"]);
+    start("kwok", [
+      `--kubeconfig=${componentConfig}`, `--config=${path.join(options.toolsDir, "share", "kwok-stages.yaml")}`,
+      `--manage-nodes-with-annotation-selector=${clusterFixtures.kwokNodeAnnotation}`,
+      // Exec and logs go to the node's address; nothing listens there, so they fail at once.
+      "--node-ip=127.0.0.1", "--node-port=1", "--cidr=10.244.0.0/16",
+    ]);
+    start("agent-sandbox-controller", [
+      `--kubeconfig=${componentConfig}`, "--enable-webhook=false", "--manage-webhook-certs=false", "--leader-elect=false",
+      "--metrics-bind-address=0", "--health-probe-bind-address=0",
+    ]);
+
+    log("creating the worker nodes, storage classes and volumes");
+    kubectl(["apply", "-f", "-"], clusterFixtures.manifests().map((manifest) => `---\n${stringify(manifest)}`).join(""));
+    kubectl(["wait", "--for=condition=Ready", "--timeout=120s", "node", "--all"]);
+    // Pods are refused until the service account controller has made the namespace's default one.
+    await waitFor("the default service account", () => Promise.resolve(trying(() => kubectl(["get", "serviceaccount", "default", "-n", "default"]))), 60_000);
+    log("ready");
+
+    return { kubeconfigPath, server, kubectl, pids: () => children.map(({ child }) => child.pid!).filter(Boolean), logDir, stop };
+  } catch (error) {
+    log(`failed to start; component logs in ${logDir}`);
+    options.keep = true;
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * agent-sandbox serves v1alpha1 beside v1beta1 through a conversion webhook, which needs the
+ * controller's webhook server and certificates. Here both versions are served with
+ * `conversion.strategy: None`, as the issue asks: Berth speaks v1beta1, the storage version.
+ */
+export function sandboxCrdWithoutConversionWebhook(crdYaml: string): string {
+  const documents = parseAllDocuments(crdYaml).map((document) => document.toJS() as Record<string, unknown> | null).filter((document) => document !== null);
+  return documents.map((crd) => {
+    const spec = crd.spec as Record<string, unknown>;
+    return `---\n${stringify({ ...crd, spec: { ...spec, conversion: { strategy: "None" } } })}`;
+  }).join("");
+}
+
+export function kubeconfig(server: string, token: string, user: string): string {
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: "berth-test", cluster: { server, "insecure-skip-tls-verify": true } }],
+    users: [{ name: user, user: { token } }],
+    contexts: [{ name: user, context: { cluster: "berth-test", user } }],
+    "current-context": user,
+  });
+}
+
+export function runKubectl(kubectl: string, kubeconfigPath: string, args: string[], input?: string): string {
+  const result = spawnSync(kubectl, [`--kubeconfig=${kubeconfigPath}`, ...args], { input, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`kubectl ${args.join(" ")} failed: ${result.stderr || result.stdout || result.error?.message}`);
+  return result.stdout;
+}
+
+function trying(action: () => unknown): boolean {
+  try {
+    action();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${what} was not ready within ${timeoutMs / 1000} s`);
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+  return response.ok;
+}
+
+/** A GET against the apiserver's self-signed certificate. */
+function httpsOk(url: string, token: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const call = request(url, { rejectUnauthorized: false, headers: { Authorization: `Bearer ${token}` }, timeout: 2_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    call.on("error", () => resolve(false));
+    call.on("timeout", () => call.destroy());
+    call.end();
+  });
+}
+
+/** Ports free on 127.0.0.1 now (the kernel's choice), distinct from one another. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: count }, () => new Promise<import("node:net").Server>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  })));
+  const ports = servers.map((server) => (server.address() as import("node:net").AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+function ended(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

@@ -1,0 +1,6 @@
+# The real control plane `npm run test:cluster` builds from the Go module proxy. One place for
+# the versions: the build cache is keyed by all of them, so changing one rebuilds what changed.
+KUBERNETES_VERSION=v1.36.3   # kube-apiserver, kube-controller-manager, kube-scheduler, kubectl
+ETCD_VERSION=v3.6.16         # the 3.6 line the apiserver of that release is tested with
+KWOK_VERSION=v0.8.0          # simulated nodes and pod lifecycle (no kubelet, no containers)
+AGENT_SANDBOX_VERSION=v0.5.3 # the Sandbox CRDs and their controller
