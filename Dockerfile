@@ -5,6 +5,10 @@
 #
 # Node 20, as the project is built and tested with (see ../shared/TOOLCHAIN.md in the repo's
 # workspace and `engines` in package.json).
+#
+# Two stages: `build` installs everything (dev dependencies included: TypeScript, Prisma's CLI)
+# and runs `next build`; the run stage gets only Next.js's standalone output, so no dev
+# dependency and no full node_modules reach the image.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -15,23 +19,32 @@ COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx next build && npm prune --omit=dev --no-audit --no-fund
+# output: "standalone" (next.config.ts) writes .next/standalone: server.js, the node_modules
+# files the server was traced to load (the database drivers Next.js leaves to Node, PGlite's
+# WebAssembly and data files) and prisma/migrations, which Berth applies at start. The Prisma
+# client in generated/ is bundled into the server chunks.
+RUN npx next build
 
 FROM node:20-bookworm-slim
 WORKDIR /app
+# server.js listens on HOSTNAME:PORT. Kubernetes sets HOSTNAME to the pod's name, which would
+# bind the server to the pod's address only; the chart sets HOSTNAME=0.0.0.0 on the container too.
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
+    HOSTNAME=0.0.0.0 \
     PORT=3000 \
     BERTH_DATA_DIR=/var/lib/berth
-# What `next start` needs at run time: the build, the runtime dependencies (drivers Next.js
-# leaves to Node), the generated Prisma client, and the migrations Berth applies at start.
-COPY --from=build /app/package.json /app/next.config.ts ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/.next ./.next
+# The standalone server and what Next.js leaves out of it: the browser assets (.next/static) and
+# public/. Exactly these copies, in this order: scripts/ci/check-standalone-server.ts (`npm test`,
+# step "standalone") assembles the same directory from STANDALONE_LAYOUT, starts `node server.js`
+# in it and checks /api/health, and fails if these lines and that list differ. Owned by root:
+# the server cannot change its own code.
+COPY --from=build /app/.next/standalone ./
+COPY --from=build /app/.next/static ./.next/static
 COPY --from=build /app/public ./public
-COPY --from=build /app/generated ./generated
-COPY --from=build /app/prisma ./prisma
+# The only places the server writes: the data directory (embedded store and simulated cluster)
+# and Next.js's runtime cache. The chart mounts volumes on both.
 RUN mkdir -p /var/lib/berth /app/.next/cache && chown -R node:node /var/lib/berth /app/.next/cache
 USER node
 EXPOSE 3000
-CMD ["node_modules/.bin/next", "start", "-H", "0.0.0.0", "-p", "3000"]
+CMD ["node", "server.js"]

@@ -6,6 +6,7 @@
 //   unit+store     Vitest: pure logic, and the store on embedded PGlite
 //   store (pg)     the store suites again on PostgreSQL, when BERTH_TEST_DATABASE_URL is set
 //   chart          the Helm chart: lint, golden renders, schema refusals (helm built once from Go)
+//   standalone     after next build: the standalone server as the Dockerfile assembles it answers /api/health
 //   e2e            next build, then Playwright in Debian's Chromium against next start
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -94,6 +95,7 @@ const steps: Step[] = [
     reportFile: reportPath("chart"),
   },
   { name: "build", command: ["npx", "next", "build"] },
+  { name: "standalone", command: ["npx", "tsx", "scripts/ci/check-standalone-server.ts"] },
   {
     name: "e2e",
     command: ["npx", "playwright", "test", "--reporter=list,json"],

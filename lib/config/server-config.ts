@@ -125,12 +125,15 @@ function resolveCluster(inputs: ConfigInputs, problems: string[]): ServerConfig[
 /** Reads and validates the whole configuration; throws ConfigError listing every problem at once. */
 export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const problems: string[] = [];
-  const configFile = inputs.env.BERTH_CONFIG_FILE ? path.resolve(inputs.cwd, inputs.env.BERTH_CONFIG_FILE) : null;
+  // These paths exist only at run time. `turbopackIgnore` keeps Next.js's file tracing from
+  // guessing at them: without it the standalone output got lib/config/*.ts and every file under
+  // scripts/cluster/.
+  const configFile = inputs.env.BERTH_CONFIG_FILE ? path.resolve(/* turbopackIgnore: true */ inputs.cwd, inputs.env.BERTH_CONFIG_FILE) : null;
   if (configFile && !inputs.fileExists(configFile)) {
     problems.push(`BERTH_CONFIG_FILE = ${JSON.stringify(inputs.env.BERTH_CONFIG_FILE)}: no such file. Allowed: the path of a YAML or JSON file, or unset.`);
   }
   const fromFile = configFile && inputs.fileExists(configFile) ? readConfigFile(configFile, inputs, problems) : {};
-  const dataDir = path.resolve(inputs.cwd, inputs.env.BERTH_DATA_DIR || ".berth");
+  const dataDir = path.resolve(/* turbopackIgnore: true */ inputs.cwd, inputs.env.BERTH_DATA_DIR || ".berth");
   const gateway = resolveGateway(inputs, fromFile, configFile, problems);
   const store = resolveStore(inputs, dataDir, problems);
   const cluster = resolveCluster(inputs, problems);

@@ -17,6 +17,7 @@ export async function openCluster(config: ServerConfig): Promise<RuntimeCluster>
     return { connection: connectToRealCluster(config.cluster.mode, config.cluster.kubeconfig), simulatorUrl: null, stop: async () => {} };
   }
   const { startSimulatedCluster } = await import("../sim/index.ts");
-  const simulated = await startSimulatedCluster({ dataDir: path.join(config.dataDir, "cluster"), ...config.simulator });
+  // A run-time path: not for Next.js's file tracing (see loadServerConfig).
+  const simulated = await startSimulatedCluster({ dataDir: path.join(/* turbopackIgnore: true */ config.dataDir, "cluster"), ...config.simulator });
   return { connection: connectToEmbeddedCluster(simulated.serverUrl), simulatorUrl: simulated.serverUrl, stop: () => simulated.stop() };
 }
