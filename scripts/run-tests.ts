@@ -6,6 +6,8 @@
 //   unit+store     Vitest: pure logic, and the store on embedded PGlite
 //   store (pg)     the store suites again on PostgreSQL, when BERTH_TEST_DATABASE_URL is set
 //   chart          the Helm chart: lint, golden renders, schema refusals (helm built once from Go)
+//   cluster        `npm run test:cluster`: the driver suite on a real control plane built from Go,
+//                  as cluster-admin and as the chart's service account, and the chart's RBAC
 //   standalone     after next build: the standalone server as the Dockerfile assembles it answers /api/health
 //   e2e            next build, then Playwright in Debian's Chromium against next start
 import { spawnSync } from "node:child_process";
@@ -63,6 +65,11 @@ function playwrightCounts(file: string) {
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped, failures };
 }
 
+/** scripts/cluster/test-cluster.ts writes its own totals. */
+function clusterCounts(file: string) {
+  return JSON.parse(readFileSync(file, "utf8")) as Counts & { failures: string[] };
+}
+
 function firstLine(message: string | undefined): string {
   // Strip colour codes; keep the line a person reads first.
   return (message ?? "(no message)").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "(no message)";
@@ -93,6 +100,12 @@ const steps: Step[] = [
     command: ["bash", "-c", `BERTH_HELM=$(bash scripts/tools/build-helm.sh) && export BERTH_HELM && npx vitest run -c vitest.chart.config.ts --reporter=default --reporter=json --outputFile.json=${reportPath("chart")}`],
     report: vitestCounts,
     reportFile: reportPath("chart"),
+  },
+  {
+    name: "cluster",
+    command: ["npx", "tsx", "scripts/cluster/test-cluster.ts", `--report=${reportPath("cluster")}`],
+    report: clusterCounts,
+    reportFile: reportPath("cluster"),
   },
   { name: "build", command: ["npx", "next", "build"] },
   { name: "standalone", command: ["npx", "tsx", "scripts/ci/check-standalone-server.ts"] },

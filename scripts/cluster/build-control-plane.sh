@@ -72,7 +72,17 @@ if [ ! -x "$bin/etcd" ]; then
   built etcd "$started"
 fi
 
-# kwok and the agent-sandbox controller build from their own go.mod, as released.
+# The agent-sandbox controller, from its wrapper module (see the comment in its go.mod).
+if [ ! -x "$bin/agent-sandbox-controller" ]; then
+  require_pinned "$here/modules/agent-sandbox" sigs.k8s.io/agent-sandbox "$AGENT_SANDBOX_VERSION"
+  started=$(date +%s)
+  say "building agent-sandbox-controller $AGENT_SANDBOX_VERSION"
+  (cd "$here/modules/agent-sandbox" && go build -trimpath -ldflags "-s -w" -o "$bin/.agent-sandbox-controller.tmp" sigs.k8s.io/agent-sandbox/cmd/agent-sandbox-controller)
+  mv "$bin/.agent-sandbox-controller.tmp" "$bin/agent-sandbox-controller"
+  built agent-sandbox-controller "$started"
+fi
+
+# kwok builds from its own go.mod, as released.
 install_released() {
   local name=$1 package=$2 version=$3
   [ -x "$bin/$name" ] && return 0
@@ -86,7 +96,6 @@ install_released() {
   built "$name" "$started"
 }
 install_released kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
-install_released agent-sandbox-controller sigs.k8s.io/agent-sandbox/cmd/agent-sandbox-controller "$AGENT_SANDBOX_VERSION"
 
 # The published manifests the control plane applies, read from the same module versions.
 module_dir() { (cd "$root" && go mod download -json "$1@$2" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'); }

@@ -5,7 +5,7 @@
 // directory; stop() ends every process it started and removes the directory.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,6 +16,8 @@ import { clusterFixtures } from "./cluster-fixtures.ts";
 export interface ControlPlane {
   /** A kubeconfig with cluster-admin rights (group system:masters). */
   kubeconfigPath: string;
+  /** The API server's audit log (JSON lines) of the requests `auditedUsers` made. */
+  auditLogPath: string;
   server: string;
   /** Runs the control plane's own kubectl with the admin kubeconfig; throws with its output on failure. */
   kubectl(args: string[], input?: string): string;
@@ -31,6 +33,8 @@ export interface ControlPlaneOptions {
   toolsDir: string;
   /** Keep the working directory (etcd data, logs) after stop(), for a post-mortem. */
   keep?: boolean;
+  /** Users whose every request the API server writes to its audit log. */
+  auditedUsers?: string[];
   log?: (line: string) => void;
 }
 
@@ -50,10 +54,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   let stopping = false;
 
   const start = (name: string, args: string[]) => {
-    const output = createWriteStream(path.join(logDir, `${name}.log`));
-    const child = spawn(bin(name), args, { stdio: ["ignore", "pipe", "pipe"], cwd: dir });
-    child.stdout!.pipe(output);
-    child.stderr!.pipe(output);
+    // Straight to a file, not through a pipe: the caller blocks in spawnSync while a suite runs,
+    // and a pipe nobody drains would stall the control plane once it filled.
+    const output = openSync(path.join(logDir, `${name}.log`), "a");
+    const child = spawn(bin(name), args, { stdio: ["ignore", output, output], cwd: dir });
+    closeSync(output);
     child.on("exit", (code, signal) => {
       if (!stopping) log(`${name} exited unexpectedly (${signal ?? `code ${code}`}); its log: ${path.join(logDir, `${name}.log`)}`);
     });
@@ -83,6 +88,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     writeFileSync(path.join(pki, "tokens.csv"), `${token},berth-admin,berth-admin,"system:masters"\n`);
     const kubeconfigPath = path.join(dir, "admin.kubeconfig");
     writeFileSync(kubeconfigPath, kubeconfig(server, token, "berth-admin"));
+    const auditLogPath = path.join(logDir, "audit.log");
+    const auditPolicyPath = path.join(dir, "audit-policy.yaml");
+    writeFileSync(auditPolicyPath, stringify({
+      apiVersion: "audit.k8s.io/v1",
+      kind: "Policy",
+      omitStages: ["RequestReceived"],
+      rules: [...(options.auditedUsers?.length ? [{ level: "Metadata", users: options.auditedUsers }] : []), { level: "None" }],
+    }));
 
     log(`starting etcd on 127.0.0.1:${etcdClientPort}`);
     start("etcd", [
@@ -106,6 +119,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       `--service-account-signing-key-file=${path.join(pki, "service-account.key")}`,
       "--service-cluster-ip-range=10.96.0.0/16",
       `--min-request-timeout=${WATCH_TIMEOUT_SECONDS}`,
+      `--audit-policy-file=${auditPolicyPath}`, `--audit-log-path=${auditLogPath}`, "--audit-log-format=json", "--audit-log-mode=blocking",
       "--allow-privileged=true", "--profiling=false",
     ]);
     await waitFor("kube-apiserver", () => httpsOk(`${server}/readyz`, token), 180_000);
@@ -124,9 +138,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
     log("installing the Sandbox CRD and starting kwok and the agent-sandbox controller");
     kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(options.toolsDir, "share", "sandbox-crd.yaml"), "utf8")));
-    kubectl(["wait", "--for=condition=Established", "--timeout=60s", "crd/sandboxes.agents.x-k8s.io"]);
+    // Not `kubectl wait`: it fails instead of waiting while the new CRD has no conditions yet.
+    const established = () => kubectl(["get", "crd/sandboxes.agents.x-k8s.io", "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]) === "True";
+    await waitFor("the Sandbox CRD", () => Promise.resolve(trying(() => {
+      if (!established()) throw new Error("not established");
+    })), 60_000);
+    const stages = path.join(dir, "kwok-stages.yaml");
+    writeFileSync(stages, quickerStages(readFileSync(path.join(options.toolsDir, "share", "kwok-stages.yaml"), "utf8")));
     start("kwok", [
-      `--kubeconfig=${componentConfig}`, `--config=${path.join(options.toolsDir, "share", "kwok-stages.yaml")}`,
+      `--kubeconfig=${componentConfig}`, `--config=${stages}`,
       `--manage-nodes-with-annotation-selector=${clusterFixtures.kwokNodeAnnotation}`,
       // Exec and logs go to the node's address; nothing listens there, so they fail at once.
       "--node-ip=127.0.0.1", "--node-port=1", "--cidr=10.244.0.0/16",
@@ -143,7 +163,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await waitFor("the default service account", () => Promise.resolve(trying(() => kubectl(["get", "serviceaccount", "default", "-n", "default"]))), 60_000);
     log("ready");
 
-    return { kubeconfigPath, server, kubectl, pids: () => children.map(({ child }) => child.pid!).filter(Boolean), logDir, stop };
+    return { kubeconfigPath, auditLogPath, server, kubectl, pids: () => children.map(({ child }) => child.pid!).filter(Boolean), logDir, stop };
   } catch (error) {
     log(`failed to start; component logs in ${logDir}`);
     options.keep = true;
@@ -162,6 +182,25 @@ export function sandboxCrdWithoutConversionWebhook(crdYaml: string): string {
   return documents.map((crd) => {
     const spec = crd.spec as Record<string, unknown>;
     return `---\n${stringify({ ...crd, spec: { ...spec, conversion: { strategy: "None" } } })}`;
+  }).join("");
+}
+
+/**
+ * kwok's published stages wait about a second, plus up to five of jitter, at every step of a
+ * pod's life, to look like real nodes under load; a suite that starts dozens of pods does not
+ * need the look. Each step of a pod's here takes 0.2 s. Deletion keeps its jitter up to the pod's
+ * deletionTimestamp: that is the pod's grace period, which the suite is about.
+ */
+export function quickerStages(stagesYaml: string): string {
+  type Stage = { spec?: { resourceRef?: { kind?: string }; delay?: Record<string, unknown> } };
+  return parseAllDocuments(stagesYaml).map((document) => document.toJS() as Stage | null).filter((stage) => stage !== null).map((stage) => {
+    const delay = stage.spec?.delay;
+    // Node stages keep theirs: the heartbeat's delay is its interval.
+    if (delay && stage.spec?.resourceRef?.kind === "Pod") {
+      delay.durationMilliseconds = 200;
+      delete delay.jitterDurationMilliseconds;
+    }
+    return `---\n${stringify(stage)}`;
   }).join("");
 }
 

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { maintenanceOptionsSchema, type MaintenanceRun } from "../../domain/maintenance.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
 import type { Protection } from "../../disruption/eviction-protection.ts";
+import { nodeResources } from "../../kube/node-resources.ts";
+import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
+import { MaintenanceRunner } from "../maintenance-run.ts";
 import type { DrainOutcome } from "../testing/operator.ts";
 import { inPhase } from "../testing/reconciled-world.ts";
 import { needsExec, replacedAndReady, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
@@ -93,6 +97,14 @@ describe("pods taken away without a drain", () => {
     expect(await disruptionReasons(before)).toContain("PodDeleted");
   });
 
+  it("a pod the kubelet evicted under memory pressure is recovered by Berth, and the timeline says so", async () => {
+    const before = await world.readySandbox({ name: world.named("pressure") });
+    await world.operator.kubeletEvict({ namespace: "default", name: before.name });
+    await world.recordWhen(before.id, replacedAndReady(before));
+    const told = await timelineOf(before);
+    expect([told.some((event) => (event.data as { reason?: string }).reason === "ResourcePressure"), told.some((event) => event.reason === "AutoRecovery")]).toEqual([true, true]);
+  });
+
   it("the workspace's files survive the replacement", async (context) => {
     needsExec(world, context);
     const ready = await world.readySandbox({ name: world.named("durable") });
@@ -144,5 +156,39 @@ describe("a sandbox under eviction protection", () => {
       if (record.conditions.find((one) => one.type === "EvictionBlocked")?.status !== "False") throw new Error("still blocked");
     });
     expect((released.details.protection as Protection).protected).toBe(true);
+  });
+});
+
+describe("planned maintenance of the node under a protected sandbox on portable storage", () => {
+  let before: SandboxRecord;
+  let run: MaintenanceRun;
+  beforeAll(async () => {
+    // Where a checkpoint cannot run (no exec), the policy lets maintenance go on without one.
+    before = await world.readySandbox({
+      name: world.named("maintained"),
+      workspace: { claim: { storageClassName: world.cluster.storageClasses.portable } },
+      disruptionPolicy: { evictionProtection: true, checkpointFailurePolicy: "Proceed" },
+    });
+    await world.recordWhen(before.id, (record) => {
+      if (!(record.details.protection as Protection | undefined)?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
+    });
+    const runner = new MaintenanceRunner({ ...world.deps, nodes: nodeResources(world.deps.connection), preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
+    cordoned.add(before.nodeName!);
+    const options = maintenanceOptionsSchema.parse({ evictionTimeoutSeconds: 10, replacementTimeoutSeconds: world.cluster.patienceMs / 1000 });
+    run = (await runner.finished((await runner.start(before.nodeName!, options, "ops")).id))!;
+  }, 240_000);
+  afterAll(uncordonAll);
+
+  it("moves the sandbox: evicted through its relaxed budget and Ready on the other node", async () => {
+    const after = await world.deps.store.sandboxes.getSandbox(before.id);
+    expect([run.progress.sandboxes.find((entry) => entry.name === before.name)?.step, after?.nodeName === before.nodeName]).toEqual(["Replaced", false]);
+  });
+
+  it("puts the budget back once the replacement is Ready", async () => {
+    expect((await world.operator.getBudget("default", podDisruptionBudgetName(before.name)))?.spec?.minAvailable).toBe(1);
+  });
+
+  it("leaves the node cordoned for the work to begin", async () => {
+    expect(world.reconciler.nodeViews().find((node) => node.name === before.nodeName)?.cordoned).toBe(true);
   });
 });

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_NAME_HASH_LABEL } from "../../domain/sandbox-api.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
 import { dryRunCreateSandbox } from "../create-sandbox.ts";
+import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
 import { deleteSandbox, execInSandbox, setSandboxRunning } from "../sandbox-actions.ts";
+import { listStorageClassViews } from "../storage-classes.ts";
 import { inPhase } from "../testing/reconciled-world.ts";
 import { needsExec, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
 
@@ -47,13 +49,37 @@ describe("every profile and workspace backend renders a Sandbox the cluster runs
   it("a dry run is accepted by the cluster and creates nothing", async () => {
     const name = world.named("dry");
     const { rendered } = await dryRunCreateSandbox(world.deps, { name, disruptionPolicy: { evictionProtection: true } });
-    expect([rendered.sandbox.metadata.name, await world.deps.resources.readSandbox("default", name)]).toEqual([name, null]);
+    expect([rendered.sandbox.metadata.name, await world.operator.getSandbox("default", name)]).toEqual([name, null]);
   });
 
   it("a command runs in the sandbox's agent container", async (context) => {
     needsExec(world, context);
     const record = await world.readySandbox({ name: world.named("exec") });
     expect((await execInSandbox(world.deps, record.id, ["sh", "-c", "echo hi"], 10, "alice")).stdout).toBe("hi\n");
+  });
+});
+
+describe("the cluster's storage classes", () => {
+  it("are told apart: the default one node-pinned, the network one portable", async () => {
+    const views = await listStorageClassViews(world.cluster.connection);
+    const { nodePinned, portable } = world.cluster.storageClasses;
+    expect(views.filter((view) => view.name === nodePinned || view.name === portable).map((view) => [view.name, view.isDefault, view.placement])).toEqual([
+      [nodePinned, true, "node-pinned"],
+      [portable, false, "portable"],
+    ]);
+  });
+});
+
+describe("a protected sandbox's PodDisruptionBudget", () => {
+  it("is made with the sandbox and garbage-collected with it", async () => {
+    const name = world.named("budgeted");
+    const record = await world.readySandbox({ name, disruptionPolicy: { evictionProtection: true } });
+    const made = await world.operator.getBudget("default", podDisruptionBudgetName(name));
+    await deleteSandbox(world.deps, record.id, "alice");
+    await eventually(async () => {
+      if (await world.operator.getBudget("default", podDisruptionBudgetName(name))) throw new Error("the budget is still there");
+    }, { timeoutMs: world.cluster.patienceMs });
+    expect(made?.spec?.minAvailable).toBe(1);
   });
 });
 
@@ -72,7 +98,7 @@ describe("a sandbox-owned (template) workspace claim", () => {
 
   it("is owned by the Sandbox through a controller reference", async () => {
     const claim = await world.operator.getClaim("default", `workspace-${name}`);
-    const sandbox = await world.deps.resources.readSandbox("default", name);
+    const sandbox = await world.operator.getSandbox("default", name);
     expect(claim?.metadata?.ownerReferences?.find((owner) => owner.controller)).toMatchObject({ kind: "Sandbox", name, uid: sandbox?.metadata?.uid });
   });
 

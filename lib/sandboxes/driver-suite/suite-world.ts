@@ -25,15 +25,24 @@ export async function startSuiteWorld(): Promise<SuiteWorld> {
   return {
     ...world,
     cluster,
-    operator: operator(cluster.connection),
+    operator: operator(cluster.operatorConnection),
     named: (base) => `${base}-${run}`,
-    readySandbox: (spec, timeoutMs = patienceMs) => world.readySandbox(spec, timeoutMs),
+    readySandbox: (spec, timeoutMs = patienceMs) => world.readySandbox(withShortGrace(spec), timeoutMs),
     recordWhen: (id, check, timeoutMs = patienceMs) => world.recordWhen(id, check, timeoutMs),
     async stop() {
       await world.stop();
       await cluster.stop();
     },
   };
+}
+
+/**
+ * A real grace period passes in real time (kwok ends a deleted pod at a random moment within
+ * it), and Kubernetes' default of 30 s would make every disruption here last that long.
+ */
+function withShortGrace(spec: Record<string, unknown>): Record<string, unknown> {
+  const policy = (spec.disruptionPolicy ?? {}) as Record<string, unknown>;
+  return { ...spec, disruptionPolicy: { terminationGracePeriodSeconds: 3, ...policy } };
 }
 
 /** Skips a test that needs a command run in a container where that is impossible, saying why. */

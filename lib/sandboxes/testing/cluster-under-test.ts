@@ -2,6 +2,11 @@
 // real control plane when BERTH_TEST_KUBECONFIG names one (`npm run test:cluster` starts one and
 // sets it). Tests reach either only through a kubeconfig and @kubernetes/client-node, the way
 // Berth reaches a user's cluster; what differs between the two is said here, once.
+//
+// Two identities: Berth's (BERTH_TEST_KUBECONFIG: cluster-admin, or the service account of
+// Berth's Helm chart, to prove its RBAC) and the operator's who drains and evicts
+// (BERTH_TEST_OPERATOR_KUBECONFIG, the same file when unset), so that what the operator does is
+// never taken for something Berth was allowed to do.
 import { connectToEmbeddedCluster, connectToRealCluster, type ClusterConnection } from "../../kube/cluster-connection.ts";
 import { startSimulatedCluster } from "../../sim/index.ts";
 import { LOCAL_PATH_CLASS, PORTABLE_CLASS } from "../../sim/storage-topology.ts";
@@ -10,7 +15,10 @@ import { eventually } from "../../sim/testing/eventually.ts";
 export interface ClusterUnderTest {
   /** How the suite's output names this cluster. */
   description: string;
+  /** As Berth. */
   connection: ClusterConnection;
+  /** As the cluster's operator, for kubectl's work. */
+  operatorConnection: ClusterConnection;
   /** Why commands cannot run in a container here, or null where they can. */
   execUnavailable: string | null;
   storageClasses: { nodePinned: string; portable: string };
@@ -26,10 +34,7 @@ export interface ClusterUnderTest {
 }
 
 export const REAL_CLUSTER_KUBECONFIG = "BERTH_TEST_KUBECONFIG";
-
-export function onRealCluster(): boolean {
-  return Boolean(process.env[REAL_CLUSTER_KUBECONFIG]);
-}
+export const REAL_CLUSTER_OPERATOR_KUBECONFIG = "BERTH_TEST_OPERATOR_KUBECONFIG";
 
 export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
   const kubeconfigPath = process.env[REAL_CLUSTER_KUBECONFIG];
@@ -37,6 +42,7 @@ export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
     return {
       description: `the real control plane of ${kubeconfigPath}`,
       connection: connectToRealCluster("kubeconfig", kubeconfigPath),
+      operatorConnection: connectToRealCluster("kubeconfig", process.env[REAL_CLUSTER_OPERATOR_KUBECONFIG] || kubeconfigPath),
       execUnavailable: "kwok's nodes run no containers, so there is nothing to exec into and no workspace file to read",
       // scripts/cluster/cluster-fixtures.ts makes these.
       storageClasses: { nodePinned: "local-path", portable: "portable" },
@@ -48,9 +54,11 @@ export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
     };
   }
   const sim = await startSimulatedCluster({ clockScale: 200, workers: 2 });
+  const connection = connectToEmbeddedCluster(sim.serverUrl);
   return {
     description: "the embedded simulated cluster",
-    connection: connectToEmbeddedCluster(sim.serverUrl),
+    connection,
+    operatorConnection: connection,
     execUnavailable: null,
     storageClasses: { nodePinned: LOCAL_PATH_CLASS, portable: PORTABLE_CLASS },
     patienceMs: 20_000,

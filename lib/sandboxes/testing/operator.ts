@@ -1,7 +1,7 @@
 // What a cluster operator does with kubectl, done through the API exactly as kubectl does it, so
 // that a test can disrupt sandboxes the same way on the embedded cluster and on a real one.
 // Deliberately not Berth's own lib/kube: the operator is not Berth.
-import { ApiException, CoreV1Api, type V1PersistentVolumeClaim, type V1Pod } from "@kubernetes/client-node";
+import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type KubernetesObject, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
 import type { ClusterConnection } from "../../kube/cluster-connection.ts";
 import { mergePatch } from "../../kube/patch-options.ts";
 
@@ -13,6 +13,8 @@ export interface DrainOutcome {
 
 export function operator(connection: ClusterConnection) {
   const core = connection.kubeConfig.makeApiClient(CoreV1Api);
+  const policy = connection.kubeConfig.makeApiClient(PolicyV1Api);
+  const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
 
   const setUnschedulable = (node: string, unschedulable: boolean) =>
     core.patchNode({ name: node, body: { spec: { unschedulable } } }, mergePatch);
@@ -48,10 +50,36 @@ export function operator(connection: ClusterConnection) {
   return {
     getPod: (namespace: string, name: string): Promise<V1Pod | null> => get(() => core.readNamespacedPod({ namespace, name })),
     getClaim: (namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> => get(() => core.readNamespacedPersistentVolumeClaim({ namespace, name })),
+    getBudget: (namespace: string, name: string): Promise<V1PodDisruptionBudget | null> => get(() => policy.readNamespacedPodDisruptionBudget({ namespace, name })),
+    getSandbox: (namespace: string, name: string): Promise<KubernetesObject | null> =>
+      get(() => custom.getNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace, plural: "sandboxes", name }) as Promise<KubernetesObject>),
     cordon: (node: string) => setUnschedulable(node, true),
     uncordon: (node: string) => setUnschedulable(node, false),
     evict,
     deletePod: (pod: { namespace: string; name: string }) => core.deleteNamespacedPod(pod),
+
+    /**
+     * What a kubelet under memory pressure writes to the pod it evicts (there is no kubelet on a
+     * kwok node, so the operator plays it): Failed/Evicted, with the DisruptionTarget condition.
+     */
+    kubeletEvict: (pod: { namespace: string; name: string }) => {
+      const message = "The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. ";
+      const now = new Date();
+      return core.patchNamespacedPodStatus({
+        ...pod,
+        body: {
+          status: {
+            phase: "Failed",
+            reason: "Evicted",
+            message,
+            conditions: [
+              { type: "DisruptionTarget", status: "True", reason: "TerminationByKubelet", message, lastTransitionTime: now },
+              { type: "Ready", status: "False", reason: "PodFailed", lastTransitionTime: now },
+            ],
+          },
+        },
+      }, setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch));
+    },
 
     /**
      * `kubectl drain --ignore-daemonsets --delete-emptydir-data --timeout=…`: cordon, then evict

@@ -1,0 +1,80 @@
+import { readFileSync } from "node:fs";
+import { parseAllDocuments } from "yaml";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The chart's RBAC is no more than Berth needs: every permission its ClusterRole grants was
+// used by Berth while the driver suite ran as the chart's service account — read from the API
+// server's audit log — or is explained below by what this control plane cannot exercise. And
+// it is enough: nothing Berth asked for was forbidden. Run by `npm run test:cluster` after the
+// suite, with the audit log and the chart as rendered there.
+
+/**
+ * Permissions the suite cannot exercise on this control plane, and why each is still needed.
+ * An entry that the suite did use, or that the chart no longer grants, fails the check: this
+ * list never outlives its reason.
+ */
+const NEEDED_BUT_NOT_EXERCISED: Record<string, string> = {
+  "pods/exec get": "the command runner, checkpoint hooks and the durable-state marker exec into the agent container (WebSocket upgrade is a GET); kwok's nodes run no containers",
+  "pods/exec create": "the same exec, as apiservers since 1.30 authorize it (create); kwok's nodes run no containers",
+  "snapshot.storage.k8s.io/volumesnapshots get": "checkpoint snapshots of the workspace; this control plane has no snapshot CRDs or CSI driver",
+  "snapshot.storage.k8s.io/volumesnapshots create": "checkpoint snapshots of the workspace; this control plane has no snapshot CRDs or CSI driver",
+  "policy/poddisruptionbudgets delete": "undoing a create that failed after its budget was made; the embedded cluster's fault injection exercises it (lib/sandboxes/create-under-faults.test.ts)",
+};
+
+interface AuditEvent {
+  auditID: string;
+  verb: string;
+  user: { username: string };
+  objectRef?: { apiGroup?: string; resource?: string; subresource?: string };
+  responseStatus?: { code?: number };
+}
+
+interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+const permission = (apiGroup: string | undefined, resource: string, verb: string) => `${apiGroup ? `${apiGroup}/` : ""}${resource} ${verb}`;
+
+let requested: Map<string, number[]>;
+let granted: Set<string>;
+
+beforeAll(() => {
+  const user = process.env.BERTH_TEST_AUDITED_USER!;
+  const events = readFileSync(process.env.BERTH_TEST_AUDIT_LOG!, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as AuditEvent);
+  requested = new Map();
+  // A watch is logged when it starts and again when it ends: one request, counted once.
+  const seen = new Set<string>();
+  for (const event of events) {
+    if (event.user.username !== user || !event.objectRef?.resource || seen.has(event.auditID)) continue;
+    seen.add(event.auditID);
+    const resource = event.objectRef.subresource ? `${event.objectRef.resource}/${event.objectRef.subresource}` : event.objectRef.resource;
+    const key = permission(event.objectRef.apiGroup, resource, event.verb);
+    requested.set(key, [...(requested.get(key) ?? []), event.responseStatus?.code ?? 0]);
+  }
+  const documents = parseAllDocuments(readFileSync(process.env.BERTH_TEST_CHART_MANIFESTS!, "utf8")).map((document) => document.toJS() as { kind?: string; rules?: PolicyRule[] } | null);
+  const role = documents.find((document) => document?.kind === "ClusterRole");
+  granted = new Set(role!.rules!.flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => permission(group, resource, verb))))));
+});
+
+describe("the chart's ClusterRole, against what Berth did as its service account", () => {
+  it("was exercised: the suite made its requests as the service account", () => {
+    expect(requested.size).toBeGreaterThan(10);
+  });
+
+  it("is enough: no request Berth made was forbidden", () => {
+    const forbidden = [...requested].filter(([, codes]) => codes.includes(403)).map(([key]) => key);
+    expect(forbidden).toEqual([]);
+  });
+
+  it("is no more than needed: every permission it grants was used, or is explained", () => {
+    const unused = [...granted].filter((key) => !requested.has(key) && !(key in NEEDED_BUT_NOT_EXERCISED));
+    expect(unused).toEqual([]);
+  });
+
+  it("explains only what it grants and the suite did not use", () => {
+    const stale = Object.keys(NEEDED_BUT_NOT_EXERCISED).filter((key) => !granted.has(key) || requested.has(key));
+    expect(stale).toEqual([]);
+  });
+});

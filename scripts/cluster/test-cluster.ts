@@ -1,0 +1,170 @@
+// `npm run test:cluster`: Berth's driver suite against a real Kubernetes control plane.
+//
+//   1. build (once, cached) the control plane from the Go module proxy, and helm;
+//   2. start it: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok nodes, the
+//      agent-sandbox controller and its CRD (scripts/cluster/control-plane.ts);
+//   3. run the driver suite (lib/sandboxes/driver-suite) as cluster-admin;
+//   4. apply Berth's Helm chart, and run the suite again as the chart's service account, with a
+//      token from `kubectl create token`: the chart's RBAC must be enough;
+//   5. check from the API server's audit log that it is no more than needed
+//      (scripts/cluster/chart-rbac.test.ts);
+//   6. stop everything and check that no process is left.
+//
+// `--report=FILE` writes {passed, failed, skipped, failures} for `npm test`'s summary.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { kubeconfig, startControlPlane, type ControlPlane } from "./control-plane.ts";
+
+const CHART_NAMESPACE = "berth-system";
+const CHART_RELEASE = "berth";
+const SERVICE_ACCOUNT_USER = `system:serviceaccount:${CHART_NAMESPACE}:${CHART_RELEASE}`;
+
+interface Outcome {
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: string[];
+  seconds: number;
+}
+
+const reportArgument = process.argv.find((argument) => argument.startsWith("--report="))?.slice("--report=".length);
+const work = mkdtempSync(path.join(tmpdir(), "berth-test-cluster-"));
+
+function say(line: string): void {
+  console.log(`\n=== test:cluster: ${line}`);
+}
+
+/** Runs a build script and returns what it printed on stdout (its result); its progress shows. */
+function built(script: string): string {
+  const result = spawnSync("bash", [script], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${script} failed (exit ${result.status})`);
+  return result.stdout.trim();
+}
+
+function vitest(name: string, files: string[], env: Record<string, string>): Outcome {
+  say(name);
+  const report = path.join(work, `${name.replace(/\W+/g, "-")}.json`);
+  const began = performance.now();
+  const result = spawnSync("npx", ["vitest", "run", "-c", "vitest.cluster.config.ts", ...files, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
+  const seconds = (performance.now() - began) / 1000;
+  try {
+    const json = JSON.parse(readFileSync(report, "utf8")) as {
+      numPassedTests: number; numFailedTests: number; numPendingTests: number;
+      testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
+    };
+    const failures = json.testResults.flatMap((file) => {
+      const failed = file.assertionResults.filter((test) => test.status === "failed").map((test) => `${name}: ${path.relative(process.cwd(), file.name)} › ${test.fullName}`);
+      return failed.length === 0 && file.message ? [`${name}: ${path.relative(process.cwd(), file.name)}: ${file.message.split("\n")[0]}`] : failed;
+    });
+    const failed = Math.max(json.numFailedTests, result.status === 0 ? 0 : 1);
+    return { name, passed: json.numPassedTests, failed, skipped: json.numPendingTests, failures, seconds };
+  } catch {
+    return { name, passed: 0, failed: 1, skipped: 0, failures: [`${name}: Vitest wrote no report (exit ${result.status})`], seconds };
+  }
+}
+
+function failedStep(name: string, error: unknown): Outcome {
+  console.error(`test:cluster: ${name} failed: ${(error as Error).stack ?? error}`);
+  return { name, passed: 0, failed: 1, skipped: 0, failures: [`${name}: ${(error as Error).message.split("\n")[0]}`], seconds: 0 };
+}
+
+/** Applies the chart as a user would install it, and returns a kubeconfig of its service account. */
+function installChart(plane: ControlPlane, helm: string, kubernetesVersion: string): { manifests: string; serviceAccountKubeconfig: string } {
+  const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion], { encoding: "utf8" });
+  if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
+  const manifests = path.join(work, "chart.yaml");
+  writeFileSync(manifests, rendered.stdout);
+  plane.kubectl(["create", "namespace", CHART_NAMESPACE]);
+  plane.kubectl(["apply", "--namespace", CHART_NAMESPACE, "-f", manifests]);
+  const token = plane.kubectl(["create", "token", CHART_RELEASE, "--namespace", CHART_NAMESPACE, "--duration=2h"]).trim();
+  const serviceAccountKubeconfig = path.join(work, "service-account.kubeconfig");
+  writeFileSync(serviceAccountKubeconfig, kubeconfig(plane.server, token, SERVICE_ACCOUNT_USER));
+  return { manifests, serviceAccountKubeconfig };
+}
+
+function processesLeft(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function main(): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  say("building the control plane and helm (cached after the first time)");
+  const toolsDir = built("scripts/cluster/build-control-plane.sh");
+  const helm = built("scripts/tools/build-helm.sh");
+  const kubernetesVersion = /KUBERNETES_VERSION=(v[\d.]+)/.exec(readFileSync("scripts/cluster/versions.sh", "utf8"))![1]!;
+
+  say("starting the control plane");
+  const began = performance.now();
+  const plane = await startControlPlane({ toolsDir, auditedUsers: [SERVICE_ACCOUNT_USER], keep: process.env.BERTH_CLUSTER_KEEP === "1" });
+  console.log(`control plane ready in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    void plane.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", stopOnSignal);
+  process.once("SIGTERM", stopOnSignal);
+
+  const pids = plane.pids();
+  try {
+    outcomes.push(vitest("driver suite as cluster-admin", ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }));
+    let chart: ReturnType<typeof installChart> | undefined;
+    try {
+      say("installing the Helm chart");
+      chart = installChart(plane, helm, kubernetesVersion);
+    } catch (error) {
+      outcomes.push(failedStep("chart install", error));
+    }
+    if (chart) {
+      outcomes.push(vitest("driver suite as the chart's service account", ["lib/sandboxes/driver-suite"], {
+        BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
+        BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
+      }));
+      outcomes.push(vitest("the chart's RBAC is what Berth uses", ["scripts/cluster/chart-rbac.test.ts"], {
+        BERTH_TEST_AUDIT_LOG: plane.auditLogPath,
+        BERTH_TEST_CHART_MANIFESTS: chart.manifests,
+        BERTH_TEST_AUDITED_USER: SERVICE_ACCOUNT_USER,
+      }));
+    }
+  } finally {
+    say("stopping the control plane");
+    await plane.stop();
+  }
+  const left = processesLeft(pids);
+  outcomes.push(left.length === 0
+    ? { name: "no process left behind", passed: 1, failed: 0, skipped: 0, failures: [], seconds: 0 }
+    : { name: "no process left behind", passed: 0, failed: 1, skipped: 0, failures: [`processes still running after stop: ${left.join(", ")}`], seconds: 0 });
+  return outcomes;
+}
+
+let outcomes: Outcome[];
+try {
+  outcomes = await main();
+} catch (error) {
+  outcomes = [failedStep("control plane", error)];
+}
+rmSync(work, { recursive: true, force: true });
+
+console.log("\n| test:cluster | passed | failed | skipped | seconds |\n|---|---:|---:|---:|---:|");
+for (const outcome of outcomes) console.log(`| ${outcome.name} | ${outcome.passed} | ${outcome.failed} | ${outcome.skipped} | ${outcome.seconds.toFixed(1)} |`);
+const total = outcomes.reduce((sum, outcome) => ({
+  passed: sum.passed + outcome.passed,
+  failed: sum.failed + outcome.failed,
+  skipped: sum.skipped + outcome.skipped,
+  failures: [...sum.failures, ...outcome.failures],
+}), { passed: 0, failed: 0, skipped: 0, failures: [] as string[] });
+if (total.failures.length > 0) console.log(`\nFailed:\n${total.failures.map((failure) => `- ${failure}`).join("\n")}`);
+console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+if (reportArgument) writeFileSync(reportArgument, JSON.stringify(total));
+process.exit(total.failed > 0 ? 1 : 0);

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// `npm run test:cluster` (scripts/cluster/test-cluster.ts): the driver suite against a real
+// control plane, then the chart's RBAC check. One file at a time: the files share one cluster,
+// and a drain in one would move the sandboxes of another.
+export default defineConfig({
+  test: {
+    include: ["lib/sandboxes/driver-suite/**/*.test.ts", "scripts/cluster/**/*.test.ts"],
+    environment: "node",
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+  },
+});
