@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { loadServerConfig } from "../../lib/config/server-config.ts";
+import { gatewayDefaultsSchema } from "../../lib/domain/gateway-defaults.ts";
 import { expectGolden } from "../../lib/testing/golden-files.ts";
 
 // The Helm chart through helm itself (built from its Go module by scripts/tools/build-helm.sh;
@@ -52,6 +53,16 @@ describe("the berth chart", () => {
     { story: "a value the chart does not have", values: ["server.workspaceSize=5Gi"], field: "workspaceSize" },
   ])("refuses $story, naming the value", ({ values, field }) => {
     expect(refusal(values)).toContain(field);
+  });
+
+  // The schema is Go's RE2 (no lookahead), Berth's rules are zod: they must still agree.
+  it.each([
+    ...["2Gi", "500Mi", "0.5Gi", ".5Gi", "1e9", "500m", "0", "0Gi", "0.0", "-1Gi", "2GB", "Gi"].map((size) => ({ key: "workspaceDefaultStorageSize", value: size })),
+    ...["/sandbox", "/work/space", "/", "/a/.hidden", "/a/..b", "/a/./b", "/a/../b", "/..", "/sandbox/", "//sandbox", "sandbox", "/mnt", "/mnt/berth-workspace", "/mnt/berth-workspace/x", "/mnt/other"].map((mountPath) => ({ key: "workspaceMountPath", value: mountPath })),
+  ])("accepts server.$key=$value exactly when Berth's configuration does", ({ key, value }) => {
+    const berthAccepts = gatewayDefaultsSchema.safeParse({ [key]: value }).success;
+    const helmAccepts = !runHelm(["template", "berth", CHART, ...KUBE_VERSION, "--set-string", `server.${key}=${value}`]).stderr.includes(key);
+    expect(helmAccepts).toBe(berthAccepts);
   });
 
   it("writes a config file Berth reads back as the same gateway defaults", () => {

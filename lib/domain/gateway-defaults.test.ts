@@ -18,7 +18,7 @@ describe("gateway defaults", () => {
     expect(parse({ workspaceBackend: "hostPath" }).error?.issues[0]?.message).toBe("workspace backend must be one of: pvc, ephemeral");
   });
 
-  it.each(["sandbox", "/sandbox/", "/a/../b"])("refuse the mount path %j", (workspaceMountPath) => {
+  it.each(["sandbox", "/sandbox/", "/a/../b", "/..", "/", "/mnt/berth-workspace", "/mnt"])("refuse the mount path %j", (workspaceMountPath) => {
     expect(parse({ workspaceMountPath }).success).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dns1123Label, dns1123Subdomain } from "./kubernetes-names.ts";
+import { workspaceMountPathProblem } from "./mount-paths.ts";
 import { positiveQuantity } from "./quantity.ts";
 
 export const WORKSPACE_BACKENDS = ["pvc", "ephemeral"] as const;
@@ -18,9 +19,14 @@ export const gatewayDefaultsSchema = z.object({
   workspaceDefaultStorageSize: positiveQuantity("workspaceDefaultStorageSize").default("2Gi"),
   /** Unset: the cluster's default StorageClass. Empty string: no class at all. */
   workspaceStorageClass: z.union([z.literal(""), dns1123Subdomain("workspaceStorageClass")]).optional(),
+  // The same rule as a request's workspace.mountPath: a default that every request would be
+  // refused for is no default.
   workspaceMountPath: z
     .string()
-    .regex(/^\/(?!.*\/\.\.?(\/|$)).*[^/]$|^\/$/, "workspaceMountPath must be an absolute path such as /sandbox")
+    .superRefine((path, ctx) => {
+      const problem = workspaceMountPathProblem(path);
+      if (problem) ctx.addIssue({ code: "custom", message: `workspaceMountPath ${problem}` });
+    })
     .default("/sandbox"),
   sandboxNamespace: dns1123Label("sandboxNamespace").default("default"),
   labelPrefix: dns1123Subdomain("labelPrefix").default("berth.dev"),

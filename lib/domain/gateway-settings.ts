@@ -24,7 +24,7 @@ export const ALLOWED_GATEWAY_VALUES: Record<GatewayDefaultKey, string> = {
   workspaceBackend: "pvc or ephemeral",
   workspaceDefaultStorageSize: "a positive Kubernetes quantity such as 2Gi",
   workspaceStorageClass: "a StorageClass name, or an empty string for no class (leave unset for the cluster default)",
-  workspaceMountPath: "an absolute path such as /sandbox",
+  workspaceMountPath: "an absolute path such as /sandbox, other than / and outside /mnt/berth-workspace",
   sandboxNamespace: "a DNS-1123 label such as default or agents",
   labelPrefix: "a DNS subdomain such as berth.dev",
 };

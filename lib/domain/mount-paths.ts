@@ -4,6 +4,14 @@
 // one volume hidden under another) the API server accepts and the agent silently sees the wrong
 // files. Checking here turns both into a message next to the field.
 
+/**
+ * Where the workspace-init container mounts the workspace volume. It cannot use the workspace
+ * mount path itself, because there the volume would hide the image's own files it has to copy.
+ * A workspace mounted here, above or below it would make the init container copy the volume
+ * into itself, so the path is reserved.
+ */
+export const WORKSPACE_SEED_PATH = "/mnt/berth-workspace";
+
 /** Why `path` is not a usable mount path, or null when it is. */
 export function mountPathProblem(path: string): string | null {
   if (!path.startsWith("/")) return "must be an absolute path such as /sandbox or /data/cache";
@@ -13,6 +21,11 @@ export function mountPathProblem(path: string): string | null {
   if (segments.some((segment) => segment === "")) return "must not contain '//'";
   if (segments.some((segment) => segment === "." || segment === "..")) return "must not contain '.' or '..' segments";
   return null;
+}
+
+/** Why `path` cannot be where workspaces are mounted, or null when it can. */
+export function workspaceMountPathProblem(path: string): string | null {
+  return mountPathProblem(path) ?? (pathsOverlap(path, WORKSPACE_SEED_PATH) ? `cannot be at, above or inside ${WORKSPACE_SEED_PATH}: Berth uses it to seed the workspace` : null);
 }
 
 /** Why `subPath` cannot be used, or null when it can. */

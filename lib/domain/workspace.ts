@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { workspaceBackendSchema } from "./gateway-defaults.ts";
 import { dns1123Subdomain } from "./kubernetes-names.ts";
-import { mountPathProblem, pathsOverlap } from "./mount-paths.ts";
+import { mountPathProblem, pathsOverlap, WORKSPACE_SEED_PATH } from "./mount-paths.ts";
 import { report } from "./problems.ts";
 import { positiveQuantity } from "./quantity.ts";
 
@@ -9,13 +9,7 @@ import { positiveQuantity } from "./quantity.ts";
 export const WORKSPACE_VOLUME_NAME = "workspace";
 export const DEFAULT_WORKSPACE_MOUNT_PATH = "/sandbox";
 
-/**
- * Where the workspace-init container mounts the workspace volume. It cannot use the workspace
- * mount path itself, because there the volume would hide the image's own files it has to copy.
- * A workspace mounted here, above or below it would make the init container copy the volume
- * into itself, so the path is reserved.
- */
-export const WORKSPACE_SEED_PATH = "/mnt/berth-workspace";
+export { WORKSPACE_SEED_PATH } from "./mount-paths.ts";
 
 export const CLAIM_OWNERSHIPS = ["template", "retain", "delete", "existing"] as const;
 export const claimOwnershipSchema = z.enum(CLAIM_OWNERSHIPS, {
