@@ -69,7 +69,7 @@ describe("a slow API server", () => {
     const created = await Promise.all([1, 2, 3].map(() => createSandbox(deps, { name: uniqueName() }, "alice")));
     sim.faults.clearApiFaults();
     for (const { record } of created) await wayToReady(record.id);
-  });
+  }, 120_000);
 });
 
 describe("an API server that refuses a step of the create", () => {

@@ -27,13 +27,14 @@ const node = (name: string) => ({
   },
 });
 
-const storageClass = (name: string, provisioner: string, bindingMode: string, isDefault: boolean) => ({
+const storageClass = (name: string, provisioner: string, bindingMode: string, options: { isDefault: boolean; expandable: boolean }) => ({
   apiVersion: "storage.k8s.io/v1",
   kind: "StorageClass",
-  metadata: { name, ...(isDefault ? { annotations: { "storageclass.kubernetes.io/is-default-class": "true" } } : {}) },
+  metadata: { name, ...(options.isDefault ? { annotations: { "storageclass.kubernetes.io/is-default-class": "true" } } : {}) },
   provisioner,
   reclaimPolicy: "Retain",
   volumeBindingMode: bindingMode,
+  ...(options.expandable ? { allowVolumeExpansion: true } : {}),
 });
 
 const localVolume = (nodeName: string, index: number) => ({
@@ -71,8 +72,10 @@ export const clusterFixtures = {
   manifests(): object[] {
     return [
       ...WORKERS.map(node),
-      storageClass("local-path", "kubernetes.io/no-provisioner", "WaitForFirstConsumer", true),
-      storageClass("portable", "nfs.csi.k8s.io", "Immediate", false),
+      storageClass("local-path", "kubernetes.io/no-provisioner", "WaitForFirstConsumer", { isDefault: true, expandable: false }),
+      // Expandable, as network storage usually is (and as the embedded cluster's portable class);
+      // with no resizer here, a claim asks for more and its volume stays as it is.
+      storageClass("portable", "nfs.csi.k8s.io", "Immediate", { isDefault: false, expandable: true }),
       ...WORKERS.flatMap((name) => Array.from({ length: VOLUMES_PER_NODE }, (_, index) => localVolume(name, index))),
       ...Array.from({ length: PORTABLE_VOLUMES }, (_, index) => portableVolume(index)),
     ];

@@ -140,7 +140,8 @@ describe("a sandbox under eviction protection", () => {
 
   it("holds a drain until it gives up, and keeps its pod", async () => {
     const outcome = await drain(before.nodeName!, 3);
-    expect([outcome.blocked, (await world.operator.getPod("default", before.name))?.metadata?.uid]).toEqual([[`default/${before.name}`], before.podUid]);
+    // Other protected pods on the node (a real cluster is shared) may hold the drain too.
+    expect([outcome.blocked.includes(`default/${before.name}`), (await world.operator.getPod("default", before.name))?.metadata?.uid]).toEqual([true, before.podUid]);
   });
 
   it("shows the held drain, with what to do about it", async () => {

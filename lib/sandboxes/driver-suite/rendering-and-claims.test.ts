@@ -4,7 +4,9 @@ import { eventually } from "../../sim/testing/eventually.ts";
 import { dryRunCreateSandbox } from "../create-sandbox.ts";
 import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
 import { deleteSandbox, execInSandbox, setSandboxRunning } from "../sandbox-actions.ts";
+import { volumeResources } from "../../kube/volume-resources.ts";
 import { listStorageClassViews } from "../storage-classes.ts";
+import { expandVolume, type VolumeActionDeps } from "../volume-actions.ts";
 import { inPhase } from "../testing/reconciled-world.ts";
 import { needsExec, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
 
@@ -135,5 +137,16 @@ describe("deleting a sandbox keeps or removes each claim as its ownership says",
     const { removedClaims } = await deleteSandbox(world.deps, record.id, "alice");
     await claimGone(`${name}-ws`);
     expect(removedClaims).toEqual([`${name}-ws`]);
+  });
+});
+
+describe("growing a workspace claim", () => {
+  const volumeDeps = (): VolumeActionDeps => ({ store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes() });
+
+  it("asks for more where the claim's class allows expansion", async () => {
+    const name = world.named("growing");
+    await world.readySandbox({ name, workspace: { claim: { ownership: "retain", claimName: `${name}-ws`, size: "2Gi", storageClassName: world.cluster.storageClasses.portable } } });
+    await expandVolume(volumeDeps(), "default", `${name}-ws`, { size: "3Gi" }, "alice");
+    expect((await world.operator.getClaim("default", `${name}-ws`))?.spec?.resources?.requests?.storage).toBe("3Gi");
   });
 });

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "vitest";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
+import { deleteSandbox } from "../sandbox-actions.ts";
 import { startClusterUnderTest, type ClusterUnderTest } from "../testing/cluster-under-test.ts";
 import { operator } from "../testing/operator.ts";
 import { startWorld, type World } from "../testing/reconciled-world.ts";
@@ -30,6 +31,10 @@ export async function startSuiteWorld(): Promise<SuiteWorld> {
     readySandbox: (spec, timeoutMs = patienceMs) => world.readySandbox(withShortGrace(spec), timeoutMs),
     recordWhen: (id, check, timeoutMs = patienceMs) => world.recordWhen(id, check, timeoutMs),
     async stop() {
+      // A real cluster outlives the run: leave it as it was found, through Berth's own delete.
+      for (const record of await world.deps.store.sandboxes.listAllLive()) {
+        await deleteSandbox(world.deps, record.id, "driver-suite").catch((error: unknown) => console.warn(`could not delete ${record.name}: ${(error as Error).message}`));
+      }
       await world.stop();
       await cluster.stop();
     },
