@@ -29,8 +29,11 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 # server.js listens on HOSTNAME:PORT. Kubernetes sets HOSTNAME to the pod's name, which would
 # bind the server to the pod's address only; the chart sets HOSTNAME=0.0.0.0 on the container too.
+# NEXT_MANUAL_SIG_HANDLE: Next.js's own SIGTERM handler would exit at once, racing Berth's, which
+# closes the embedded store before it exits (lib/server/runtime.ts).
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
+    NEXT_MANUAL_SIG_HANDLE=true \
     HOSTNAME=0.0.0.0 \
     PORT=3000 \
     BERTH_DATA_DIR=/var/lib/berth
