@@ -11,22 +11,18 @@
 //   standalone     after next build: the standalone server as the Dockerfile assembles it answers /api/health
 //   e2e            next build, then Playwright in Debian's Chromium against next start
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { clusterCounts, playwrightCounts, vitestCounts, type Counts, type Report } from "./test-reports.ts";
 
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
 
 interface Step {
   name: string;
   command: string[];
   env?: Record<string, string>;
   /** Tests counted from the tool's JSON report; a step without one counts as one check. */
-  report?: (file: string) => Counts & { failures: string[] };
+  report?: (file: string) => Report;
   reportFile?: string;
   skipBecause?: string;
 }
@@ -34,46 +30,6 @@ interface Step {
 const reports = mkdtempSync(path.join(tmpdir(), "berth-test-reports-"));
 const reportPath = (name: string) => path.join(reports, `${name}.json`);
 
-// Each report also names its failed tests: CI keeps only the end of the output, and a count
-// without a name sends the next person hunting through logs that are gone.
-function vitestCounts(file: string) {
-  const json = JSON.parse(readFileSync(file, "utf8")) as {
-    numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number;
-    testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
-  };
-  const failures = json.testResults.flatMap((file) => {
-    const where = path.relative(process.cwd(), file.name);
-    const failed = file.assertionResults.filter((test) => test.status === "failed").map((test) => `${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    // A file that failed to load has no test results, only its message.
-    return failed.length === 0 && file.message ? [`${where}: ${firstLine(file.message)}`] : failed;
-  });
-  return { passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests, failures };
-}
-
-interface PlaywrightSuite { title: string; specs?: { title: string; ok: boolean; tests: { results: { error?: { message?: string } }[] }[] }[]; suites?: PlaywrightSuite[] }
-
-function playwrightCounts(file: string) {
-  const { stats, suites } = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number }; suites: PlaywrightSuite[] };
-  const failures: string[] = [];
-  const visit = (suite: PlaywrightSuite, titles: string[]) => {
-    for (const spec of suite.specs ?? []) {
-      if (!spec.ok) failures.push(`${[...titles, spec.title].join(" › ")}: ${firstLine(spec.tests.at(-1)?.results.at(-1)?.error?.message)}`);
-    }
-    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
-  };
-  for (const suite of suites) visit(suite, [suite.title]);
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped, failures };
-}
-
-/** scripts/cluster/test-cluster.ts writes its own totals. */
-function clusterCounts(file: string) {
-  return JSON.parse(readFileSync(file, "utf8")) as Counts & { failures: string[] };
-}
-
-function firstLine(message: string | undefined): string {
-  // Strip colour codes; keep the line a person reads first.
-  return (message ?? "(no message)").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "(no message)";
-}
 
 const postgresUrl = process.env.BERTH_TEST_DATABASE_URL;
 const only = process.argv.slice(2);

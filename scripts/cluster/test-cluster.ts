@@ -15,18 +15,15 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { vitestCounts, type Report } from "../test-reports.ts";
 import { kubeconfig, startControlPlane, type ControlPlane } from "./control-plane.ts";
 
 const CHART_NAMESPACE = "berth-system";
 const CHART_RELEASE = "berth";
 const SERVICE_ACCOUNT_USER = `system:serviceaccount:${CHART_NAMESPACE}:${CHART_RELEASE}`;
 
-interface Outcome {
+interface Outcome extends Report {
   name: string;
-  passed: number;
-  failed: number;
-  skipped: number;
-  failures: string[];
   seconds: number;
 }
 
@@ -54,16 +51,8 @@ function vitest(name: string, files: string[], env: Record<string, string>): Out
   });
   const seconds = (performance.now() - began) / 1000;
   try {
-    const json = JSON.parse(readFileSync(report, "utf8")) as {
-      numPassedTests: number; numFailedTests: number; numPendingTests: number;
-      testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
-    };
-    const failures = json.testResults.flatMap((file) => {
-      const failed = file.assertionResults.filter((test) => test.status === "failed").map((test) => `${name}: ${path.relative(process.cwd(), file.name)} › ${test.fullName}`);
-      return failed.length === 0 && file.message ? [`${name}: ${path.relative(process.cwd(), file.name)}: ${file.message.split("\n")[0]}`] : failed;
-    });
-    const failed = Math.max(json.numFailedTests, result.status === 0 ? 0 : 1);
-    return { name, passed: json.numPassedTests, failed, skipped: json.numPendingTests, failures, seconds };
+    const counts = vitestCounts(report);
+    return { name, ...counts, failed: Math.max(counts.failed, result.status === 0 ? 0 : 1), failures: counts.failures.map((failure) => `${name}: ${failure}`), seconds };
   } catch {
     return { name, passed: 0, failed: 1, skipped: 0, failures: [`${name}: Vitest wrote no report (exit ${result.status})`], seconds };
   }
