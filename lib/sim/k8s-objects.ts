@@ -20,6 +20,7 @@ export const refs = {
   claims: { group: "", resource: "persistentvolumeclaims" },
   volumes: { group: "", resource: "persistentvolumes" },
   events: { group: "", resource: "events" },
+  services: { group: "", resource: "services" },
   storageClasses: { group: "storage.k8s.io", resource: "storageclasses" },
   budgets: { group: "policy", resource: "poddisruptionbudgets" },
   leases: { group: "coordination.k8s.io", resource: "leases" },
@@ -56,12 +57,16 @@ export function findCondition(object: KubeObject, type: string): Condition | und
 
 /**
  * Sets a condition the way Kubernetes' meta.SetStatusCondition does: lastTransitionTime moves
- * only when the status changes. Returns whether anything changed.
+ * only when the status changes; reason, message and observedGeneration follow the new one.
+ * Returns whether anything changed.
  */
 export function setCondition(object: KubeObject, condition: Condition, now: string): boolean {
   const all = conditions(object);
   const existing = all.find((one) => one.type === condition.type);
-  if (existing && existing.status === condition.status && existing.reason === condition.reason && existing.message === condition.message) {
+  if (
+    existing && existing.status === condition.status && existing.reason === condition.reason && existing.message === condition.message &&
+    existing.observedGeneration === condition.observedGeneration
+  ) {
     return false;
   }
   const next: Condition = {

@@ -20,6 +20,42 @@ export function admitCreate(store: ObjectStore, definition: ResourceDefinition, 
     applyDefaultStorageClass(object, store.list(refs.storageClasses));
     addClaimProtection(object);
   }
+  if (definition.group === "" && definition.resource === "services") allocateServiceAddresses(object, store.list(refs.services));
+}
+
+const SERVICE_CIDR_BASE = (10 << 24) | (96 << 16); // 10.96.0.0/12, as kubeadm and kind use
+const SERVICE_CIDR_SIZE = 1 << 20;
+const NODE_PORTS = { first: 30000, last: 32767 };
+
+const ipOf = (value: number) => [24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join(".");
+
+/** The ClusterIP allocator and the node port allocator: the next free address and port. */
+function allocateServiceAddresses(object: KubeObject, services: StoredObject[]): void {
+  const spec = object.spec as Record<string, unknown>;
+  if (spec.type === "ExternalName") return;
+  if (spec.clusterIP === undefined || spec.clusterIP === "") {
+    const taken = new Set(services.map((service) => (service.spec as Record<string, unknown> | undefined)?.clusterIP));
+    // .0 is the network and .1 the kubernetes Service's.
+    for (let offset = 2; offset < SERVICE_CIDR_SIZE - 1; offset++) {
+      const candidate = ipOf(SERVICE_CIDR_BASE + offset);
+      if (!taken.has(candidate)) {
+        spec.clusterIP = candidate;
+        break;
+      }
+    }
+  }
+  spec.clusterIPs ??= [spec.clusterIP];
+  if (spec.type !== "NodePort" && spec.type !== "LoadBalancer") return;
+  const used = new Set(
+    services.flatMap((service) => (((service.spec as Record<string, unknown> | undefined)?.ports ?? []) as { nodePort?: number }[]).map((port) => port.nodePort)),
+  );
+  let next = NODE_PORTS.first;
+  spec.ports = ((spec.ports ?? []) as Record<string, unknown>[]).map((port) => {
+    if (typeof port.nodePort === "number") return port;
+    while (used.has(next) && next <= NODE_PORTS.last) next++;
+    used.add(next);
+    return { ...port, nodePort: next };
+  });
 }
 
 /** NamespaceLifecycle: nothing new in a namespace that is being deleted. */

@@ -154,6 +154,32 @@ describe("the simulated API server", () => {
     expect(old.spec.replicas).toBe(0);
   });
 
+  it("converts Sandbox status as agent-sandbox's webhook does: v1alpha1 replicas from the mode, a v1alpha1 write kept in an annotation", async () => {
+    const alpha = { group: "agents.x-k8s.io", version: "v1alpha1", namespace: "default", plural: "sandboxes" };
+    const beta = { ...alpha, version: "v1beta1" };
+    const podTemplate = { spec: { containers: [{ name: "agent", image: "busybox" }] } };
+    await custom.createNamespacedCustomObject({ ...beta, body: { apiVersion: "agents.x-k8s.io/v1beta1", kind: "Sandbox", metadata: { name: "beta-box" }, spec: { podTemplate } } });
+    const fromBeta = (await custom.getNamespacedCustomObject({ ...alpha, name: "beta-box" })) as { spec: { replicas?: number }; status?: { replicas?: number } };
+    // 1 for a Running Sandbox whatever its pod is doing.
+    expect([fromBeta.spec.replicas, fromBeta.status?.replicas]).toEqual([1, 1]);
+
+    await custom.createNamespacedCustomObject({ ...alpha, body: { apiVersion: "agents.x-k8s.io/v1alpha1", kind: "Sandbox", metadata: { name: "alpha-box" }, spec: { podTemplate } } });
+    const asBeta = (await custom.getNamespacedCustomObject({ ...beta, name: "alpha-box" })) as { metadata: { annotations?: Record<string, string> }; spec: { operatingMode?: string } };
+    expect(asBeta.spec.operatingMode).toBe("Running");
+    expect(JSON.parse(asBeta.metadata.annotations?.["api.agents.x-k8s.io/v1alpha1-sandbox-state"] ?? "{}")).toMatchObject({ spec: { replicas: 1 } });
+    const asAlpha = (await custom.getNamespacedCustomObject({ ...alpha, name: "alpha-box" })) as { metadata: { annotations?: Record<string, string> }; spec: { replicas?: number }; status?: { replicas?: number } };
+    // The annotation stays out of v1alpha1, and status.replicas is what the v1alpha1 write had: none.
+    expect([asAlpha.metadata.annotations, asAlpha.spec.replicas, asAlpha.status?.replicas]).toEqual([undefined, 1, undefined]);
+  });
+
+  it("serves Services, giving a ClusterIP Service an address and a headless one none", async () => {
+    const web = await core.createNamespacedService({ namespace: "default", body: { metadata: { name: "web" }, spec: { selector: { app: "web" }, ports: [{ port: 80 }] } } });
+    const headless = await core.createNamespacedService({ namespace: "default", body: { metadata: { name: "peers" }, spec: { clusterIP: "None", selector: { app: "web" } } } });
+    expect([web.spec!.type, web.spec!.clusterIP, web.spec!.ports![0]!.protocol, web.spec!.ports![0]!.targetPort]).toEqual(["ClusterIP", "10.96.0.2", "TCP", 80]);
+    expect([headless.spec!.clusterIPs, headless.spec!.sessionAffinity]).toEqual([["None"], "None"]);
+    await expect(core.createNamespacedService({ namespace: "default", body: { metadata: { name: "portless" }, spec: { selector: { app: "web" } } } })).rejects.toMatchObject({ code: 422 });
+  });
+
   it("refuses a strategic merge patch of a custom resource with 415", async () => {
     const response = await fetch(`${url}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes/box`, {
       method: "PATCH", body: "{}", headers: { "Content-Type": "application/strategic-merge-patch+json" },

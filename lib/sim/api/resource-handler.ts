@@ -196,6 +196,7 @@ function write(context: HandlerContext, target: Target, current: StoredObject, n
   if (expected !== undefined && expected !== "" && expected !== current.metadata.resourceVersion) {
     throw StatusError.conflict(definition, path.name!);
   }
+  if (path.subresource !== "status") strategyFor(definition).prepareForUpdate?.(stored, current);
   validateOrThrow(definition, stored, current);
   if (path.subresource !== "status") {
     const refused = admitUpdate(context.store, definition, current, stored);

@@ -45,29 +45,64 @@ const core = (resource: string, kind: string, namespaced: boolean, extra: Partia
   ...extra,
 });
 
-/** agent-sandbox's Sandbox: v1beta1 says operatingMode, deprecated v1alpha1 says replicas. */
+/** The annotation agent-sandbox's conversion webhook keeps a v1alpha1 write in, for a lossless way back. */
+export const V1ALPHA1_STATE_ANNOTATION = "api.agents.x-k8s.io/v1alpha1-sandbox-state";
+
+const sandboxRecord = (value: unknown) => ({ ...(value as Record<string, unknown> | undefined) });
+
+/**
+ * agent-sandbox's Sandbox: v1beta1 says operatingMode, deprecated v1alpha1 says replicas, and the
+ * conversion webhook (api/v1alpha1/sandbox_conversion.go, v0.5.3) goes between them: v1alpha1
+ * has no nodeName; its status.replicas is 0 when Suspended, else 1. A write in v1alpha1 leaves
+ * the object it wrote in an annotation (seen in v1beta1) and a v1alpha1 read restores from it
+ * spec.replicas (as long as the mode agrees) and status.replicas (as it was written: the
+ * controller never writes it).
+ */
 const sandboxConversion: VersionConversion = {
   fromStorage(object, version) {
     if (version !== "v1alpha1") return object;
-    const spec = { ...(object.spec as Record<string, unknown> | undefined) };
+    const spec = sandboxRecord(object.spec);
     const mode = spec.operatingMode;
     delete spec.operatingMode;
     spec.replicas = mode === "Suspended" ? 0 : 1;
-    const status = { ...(object.status as Record<string, unknown> | undefined) };
-    const running = mode !== "Suspended" && Array.isArray(status.podIPs) && status.podIPs.length > 0;
+    const status = sandboxRecord(object.status);
     delete status.nodeName;
-    status.replicas = running ? 1 : 0;
-    return { ...object, apiVersion: `agents.x-k8s.io/${version}`, spec, status };
+    let replicas = mode === "Suspended" ? 0 : 1;
+    const annotations = { ...object.metadata.annotations };
+    const state = annotations[V1ALPHA1_STATE_ANNOTATION];
+    delete annotations[V1ALPHA1_STATE_ANNOTATION];
+    if (state !== undefined) {
+      const original = JSON.parse(state) as { spec?: { replicas?: number }; status?: { replicas?: number } };
+      const wrote = original.spec?.replicas;
+      if (mode === "Running") {
+        if (wrote === undefined) delete spec.replicas;
+        else spec.replicas = wrote !== 0 ? wrote : 1;
+      }
+      replicas = original.status?.replicas ?? 0;
+    }
+    // omitempty: a zero replicas is not written.
+    if (replicas !== 0) status.replicas = replicas;
+    else delete status.replicas;
+    const metadata = { ...object.metadata };
+    if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+    else delete metadata.annotations;
+    return { ...object, apiVersion: `agents.x-k8s.io/${version}`, metadata, spec, status };
   },
   toStorage(object, version) {
     if (version !== "v1alpha1") return object;
-    const spec = { ...(object.spec as Record<string, unknown> | undefined) };
+    const spec = sandboxRecord(object.spec);
+    // The v1alpha1 schema's default, applied to the request before it is converted.
+    spec.replicas ??= 1;
+    const written = { ...object, metadata: { ...object.metadata, annotations: { ...object.metadata?.annotations } }, spec: { ...spec } };
+    delete written.metadata.annotations[V1ALPHA1_STATE_ANNOTATION];
+    if (Object.keys(written.metadata.annotations).length === 0) delete (written.metadata as { annotations?: unknown }).annotations;
     const replicas = spec.replicas;
     delete spec.replicas;
     spec.operatingMode = replicas === 0 ? "Suspended" : "Running";
-    const status = { ...(object.status as Record<string, unknown> | undefined) };
+    const status = sandboxRecord(object.status);
     delete status.replicas;
-    return { ...object, apiVersion: "agents.x-k8s.io/v1beta1", spec, ...(object.status ? { status } : {}) };
+    const metadata = { ...object.metadata, annotations: { ...object.metadata?.annotations, [V1ALPHA1_STATE_ANNOTATION]: JSON.stringify(written) } };
+    return { ...object, apiVersion: "agents.x-k8s.io/v1beta1", metadata, spec, ...(object.status ? { status } : {}) };
   },
 };
 
@@ -82,6 +117,7 @@ export const RESOURCES: ResourceDefinition[] = [
   core("persistentvolumeclaims", "PersistentVolumeClaim", true, { shortNames: ["pvc"], subresources: ["status"] }),
   core("persistentvolumes", "PersistentVolume", false, { shortNames: ["pv"], subresources: ["status"] }),
   core("events", "Event", true, { shortNames: ["ev"] }),
+  core("services", "Service", true, { shortNames: ["svc"], categories: ["all"], subresources: ["status"] }),
   {
     group: "storage.k8s.io", resource: "storageclasses", kind: "StorageClass", singular: "storageclass", namespaced: false,
     versions: ["v1"], storageVersion: "v1", shortNames: ["sc"], subresources: [], strategicMerge: true,

@@ -9,6 +9,8 @@ import type { ResourceDefinition } from "./resources.ts";
 
 export interface Strategy {
   prepareForCreate?(object: KubeObject): void;
+  /** Keeps what an update may leave out but the server has allocated (a Service's cluster IPs, node ports). */
+  prepareForUpdate?(object: KubeObject, old: StoredObject): void;
   validate?(object: KubeObject): StatusCause[];
   validateUpdate?(object: KubeObject, old: StoredObject): StatusCause[];
   /** The grace period of a delete (`requested`: what the client asked for); 0 deletes at once. */
@@ -245,8 +247,12 @@ const sandboxStrategy: Strategy = {
     });
     return causes;
   },
+  /** The CRD's x-kubernetes-validations rule on spec: has(self.volumeClaimTemplates) == has(oldSelf.volumeClaimTemplates) && (!has(…) || self.… == oldSelf.…). */
   validateUpdate(object, old) {
-    return deepEqual(record(object.spec).volumeClaimTemplates ?? [], record(old.spec).volumeClaimTemplates ?? []) ? [] : [invalid("spec.volumeClaimTemplates", record(object.spec).volumeClaimTemplates, "field is immutable")];
+    const now = record(object.spec).volumeClaimTemplates;
+    const before = record(old.spec).volumeClaimTemplates;
+    const unchanged = (now === undefined) === (before === undefined) && (now === undefined || deepEqual(now, before));
+    return unchanged ? [] : [invalid("spec", "object", "volumeClaimTemplates is immutable")];
   },
 };
 
@@ -290,6 +296,61 @@ const snapshotStrategy: Strategy = {
   },
 };
 
+const SERVICE_TYPES = ["ClusterIP", "NodePort", "LoadBalancer", "ExternalName"];
+
+/**
+ * Services: the defaults of SetDefaults_Service and the REST strategy (the allocation of cluster
+ * IPs and node ports is admission's, which sees the other Services). A headless Service
+ * (clusterIP None) may have no ports, any other needs one.
+ */
+const serviceStrategy: Strategy = {
+  prepareForCreate(object) {
+    const spec = record(object.spec);
+    spec.type ??= "ClusterIP";
+    spec.sessionAffinity ??= "None";
+    if (spec.type !== "ExternalName") {
+      spec.internalTrafficPolicy ??= "Cluster";
+      spec.ipFamilies ??= ["IPv4"];
+      spec.ipFamilyPolicy ??= "SingleStack";
+    }
+    if (spec.type === "NodePort" || spec.type === "LoadBalancer") spec.externalTrafficPolicy ??= "Cluster";
+    if (Array.isArray(spec.ports)) {
+      spec.ports = spec.ports.map((port) => {
+        const p = record(port);
+        return { ...p, protocol: p.protocol ?? "TCP", targetPort: p.targetPort ?? p.port };
+      });
+    }
+    object.spec = spec;
+    object.status = { loadBalancer: {} };
+  },
+  prepareForUpdate(object, old) {
+    const spec = record(object.spec);
+    const oldSpec = record(old.spec);
+    if (spec.clusterIP === undefined && spec.type === oldSpec.type) {
+      spec.clusterIP = oldSpec.clusterIP;
+      spec.clusterIPs ??= oldSpec.clusterIPs;
+    }
+    object.spec = spec;
+  },
+  validate(object) {
+    const spec = record(object.spec);
+    const causes: StatusCause[] = [];
+    if (!SERVICE_TYPES.includes(String(spec.type))) causes.push(unsupported("spec.type", spec.type, SERVICE_TYPES));
+    const ports = array(spec.ports);
+    if (ports.length === 0 && spec.clusterIP !== "None" && spec.type !== "ExternalName") causes.push(required("spec.ports"));
+    ports.forEach((port, index) => {
+      const number = record(port).port;
+      if (typeof number !== "number" || number < 1 || number > 65535) causes.push(invalid(`spec.ports[${index}].port`, number, "must be between 1 and 65535, inclusive"));
+    });
+    return causes;
+  },
+  validateUpdate(object, old) {
+    const before = record(old.spec).clusterIP;
+    const after = record(object.spec).clusterIP;
+    return before !== undefined && after !== before ? [invalid("spec.clusterIPs[0]", after ?? "", "may not change once set")] : [];
+  },
+};
+
 const STRATEGIES: Record<string, Strategy> = {
   pods: podStrategy,
   persistentvolumeclaims: claimStrategy,
@@ -300,6 +361,7 @@ const STRATEGIES: Record<string, Strategy> = {
   events: eventStrategy,
   storageclasses: storageClassStrategy,
   volumesnapshots: snapshotStrategy,
+  services: serviceStrategy,
 };
 
 export function strategyFor(definition: ResourceDefinition): Strategy {

@@ -72,6 +72,41 @@ describe("a Sandbox", () => {
     expect(condition(sandbox, "Ready")?.reason).toBe("DependenciesReady");
   });
 
+  it("while Running has the status agent-sandbox v0.5.3 writes: Ready alone (with observedGeneration), selector, podIPs, nodeName, no Service", async () => {
+    await createSandbox("box-status", { labels: { "berth.dev/sandbox-id": "id-1" } });
+    const pod = await readyPod("box-status");
+    const sandbox = await eventually(async () => {
+      const read = await readSandbox("box-status");
+      if (condition(read, "Ready")?.status !== "True") throw new Error("not ready");
+      return read;
+    });
+    expect(sandbox.status).toEqual({
+      conditions: [{ type: "Ready", status: "True", observedGeneration: 1, reason: "DependenciesReady", message: "Pod is Ready", lastTransitionTime: expect.any(String) }],
+      selector: "agents.x-k8s.io/sandbox-name-hash=235aec37",
+      podIPs: [pod.status!.podIP],
+      nodeName: pod.spec!.nodeName,
+    });
+    expect(sandbox.metadata).toMatchObject({ annotations: { "agents.x-k8s.io/pod-name": "box-status" } });
+    expect(pod.metadata!.annotations).toEqual({ "agents.x-k8s.io/propagated-labels": "app,berth.dev/sandbox-id" });
+    await expect(sim.core.readNamespacedService({ namespace: "default", name: "box-status" })).rejects.toMatchObject({ code: 404 });
+  });
+
+  it("with spec.service: true gets a headless Service, named in its status", async () => {
+    const body = aSandbox({ name: "box-service" });
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: { ...body, spec: { ...body.spec, service: true } } });
+    const service = await eventually(() => sim.core.readNamespacedService({ namespace: "default", name: "box-service" }));
+    expect([service.spec!.clusterIP, service.spec!.selector, service.metadata!.ownerReferences![0]!.kind]).toEqual(["None", { "agents.x-k8s.io/sandbox-name-hash": "89ba118c" }, "Sandbox"]);
+    await readyPod("box-service");
+    const sandbox = await eventually(async () => {
+      const read = (await readSandbox("box-service")) as Sandbox & { status?: { service?: string; serviceFQDN?: string; conditions?: { message?: string }[] } };
+      if (condition(read, "Ready")?.status !== "True") throw new Error("not ready");
+      return read;
+    });
+    expect([sandbox.status?.service, sandbox.status?.serviceFQDN, (condition(sandbox, "Ready") as { message?: string }).message]).toEqual([
+      "box-service", "box-service.default.svc.cluster.local", "Pod is Ready; Service Exists",
+    ]);
+  });
+
   it("seeds its workspace from the image once, through the workspace-init container", async () => {
     const sandbox = aSandbox({ name: "box-seed" });
     const initScript = "if [ ! -f /mnt/berth-workspace/.workspace-initialized ]; then if [ -d /sandbox ]; then tar -C /sandbox -cf - . | tar -C /mnt/berth-workspace -xpf -; fi && touch /mnt/berth-workspace/.workspace-initialized; fi";
@@ -123,10 +158,16 @@ describe("a Sandbox", () => {
     expect([condition(sandbox, "Ready")?.reason, after.metadata!.uid, after.status!.phase, after.status!.reason]).toEqual(["PodFailed", pod.metadata!.uid, "Failed", "Evicted"]);
   });
 
-  it("loses its pod but keeps its claim when suspended", async () => {
+  it("loses its pod but keeps its claim when suspended, and says Suspended from the start", async () => {
     await createSandbox("box-suspend");
     await readyPod("box-suspend");
     await sim.custom.patchNamespacedCustomObject({ ...sandboxes, name: "box-suspend", body: { spec: { operatingMode: "Suspended" } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    const suspended = await eventually(async () => {
+      const read = await readSandbox("box-suspend");
+      if (condition(read, "Suspended")?.status !== "True") throw new Error("not suspended yet");
+      return read;
+    });
+    expect([condition(suspended, "Suspended")?.reason, condition(suspended, "Ready")?.reason]).toEqual(["PodTerminated", "SandboxSuspended"]);
     await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-suspend" }));
     const claim = await sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-suspend" });
     expect(claim.status!.phase).toBe("Bound");

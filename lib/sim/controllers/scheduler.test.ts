@@ -272,9 +272,10 @@ describe("Scheduler", () => {
       reason: "Unschedulable",
       message: "0/2 nodes are available: 1 node(s) had volume node affinity conflict, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     });
-    expect((current(cluster.store, refs.sandboxes, "box", "default").status as { conditions: { type: string; status: string; reason?: string }[] }).conditions).toContainEqual(
-      expect.objectContaining({ type: "PodScheduled", status: "False", reason: "Unschedulable" }),
-    );
+    // agent-sandbox does not copy the pod's PodScheduled: the Sandbox says only that the pod is Pending.
+    expect((current(cluster.store, refs.sandboxes, "box", "default").status as { conditions: { type: string; status: string; reason?: string }[] }).conditions).toEqual([
+      expect.objectContaining({ type: "Ready", status: "False", reason: "DependenciesNotReady", message: "Pod exists with phase: Pending" }),
+    ]);
 
     // kubectl uncordon worker-1: the replacement lands next to its workspace.
     edit(cluster.store, refs.nodes, current(cluster.store, refs.nodes, "worker-1"), (node) => {

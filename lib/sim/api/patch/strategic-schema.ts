@@ -116,6 +116,13 @@ export const NAMESPACE = struct("Namespace", {
 
 export const EVENT = struct("Event", { metadata: nested(OBJECT_META) });
 
+export const SERVICE = struct("Service", {
+  metadata: nested(OBJECT_META),
+  // ServiceSpec.Ports: patchStrategy merge, patchMergeKey port.
+  spec: nested(struct("ServiceSpec", { ports: mergeBy("port", struct("ServicePort")) })),
+  status: nested(struct("ServiceStatus", { conditions: mergeBy("type", struct("Condition")) })),
+});
+
 export const POD_DISRUPTION_BUDGET = struct("PodDisruptionBudget", {
   metadata: nested(OBJECT_META),
   spec: nested(struct("PodDisruptionBudgetSpec")),
@@ -135,6 +142,7 @@ export const STRATEGIC_MERGE_SCHEMAS: Readonly<Record<string, PatchSchema>> = {
   "/PersistentVolume": PERSISTENT_VOLUME,
   "/Namespace": NAMESPACE,
   "/Event": EVENT,
+  "/Service": SERVICE,
   "/Binding": metadataOnly("Binding"),
   "events.k8s.io/Event": metadataOnly("Event"),
   "policy/PodDisruptionBudget": POD_DISRUPTION_BUDGET,
