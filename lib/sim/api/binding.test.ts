@@ -37,6 +37,12 @@ describe("the Binding subresource", () => {
     expect(findCondition(current("box"), "PodScheduled")).toEqual({ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: "2026-01-01T00:00:05Z" });
   });
 
+  it("leaves the pod's generation as it was, as the real binding does", () => {
+    pod(store, "box");
+    bind("box", "worker-2");
+    expect(current("box").metadata.generation).toBe(1);
+  });
+
   it("refuses to bind a pod twice with 409", () => {
     pod(store, "box");
     bind("box", "worker-1");

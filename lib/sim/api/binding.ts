@@ -66,7 +66,8 @@ export function bindPod(deps: BindingDeps, namespace: string, name: string, body
     throw StatusError.conflict(binder, name, `pod ${name} has non-empty .spec.schedulingGates`);
   }
 
-  deps.store.update(refs.pods, assign(pod, node, binding.metadata.annotations, timestamp(deps.clock.now())));
+  // The real binding writes the pod directly, past its update strategy: no new generation.
+  deps.store.update(refs.pods, assign(pod, node, binding.metadata.annotations, timestamp(deps.clock.now())), { keepGeneration: true });
   return successStatus();
 }
 

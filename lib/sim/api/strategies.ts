@@ -186,10 +186,18 @@ function validateClaimSpec(spec: unknown, field: string): StatusCause[] {
   return causes;
 }
 
+/** SetDefaults_PersistentVolumeClaimSpec. */
+function defaultClaimSpec(object: KubeObject): void {
+  object.spec = { volumeMode: "Filesystem", ...record(object.spec) };
+}
+
 const claimStrategy: Strategy = {
   prepareForCreate(object) {
     object.status = { phase: "Pending" };
+    defaultClaimSpec(object);
   },
+  // Defaults apply to every body the server decodes, an update's too.
+  prepareForUpdate: defaultClaimSpec,
   validate: (object) => validateClaimSpec(object.spec, "spec"),
   validateUpdate(object, old) {
     const { resources: newResources, volumeName: newVolume, storageClassName: newClass, ...newRest } = record(object.spec);

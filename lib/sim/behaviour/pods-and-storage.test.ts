@@ -143,6 +143,14 @@ describe("volume snapshots", () => {
   });
 });
 
+describe("claims as the API server stores them", () => {
+  it("are defaulted to volumeMode Filesystem and carry no generation", async () => {
+    sim = await startSimFixture();
+    const claim = await sim.core.createNamespacedPersistentVolumeClaim({ namespace: "default", body: { metadata: { name: "plain" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } } });
+    expect([claim.spec?.volumeMode, claim.metadata?.generation]).toEqual(["Filesystem", undefined]);
+  });
+});
+
 describe("provisioning failures", () => {
   it("surface as ProvisioningFailed on the claim and clear when the fault is lifted", async () => {
     sim = await startSimFixture({ defaultStorageClass: "portable" });

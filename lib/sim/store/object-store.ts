@@ -43,6 +43,13 @@ function key(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
+/**
+ * The resources whose objects carry `metadata.generation`: those whose API strategy sets it (pods,
+ * budgets) and every custom resource. Claims, volumes, nodes, classes, namespaces and events
+ * have none on a real API server.
+ */
+const GENERATION_TRACKED = new Set(["pods", "policy/poddisruptionbudgets", "agents.x-k8s.io/sandboxes", "snapshot.storage.k8s.io/volumesnapshots", "snapshot.storage.k8s.io/volumesnapshotclasses"]);
+
 /** Whether anything but metadata and status changed: only then does `generation` move. */
 function specChanged(before: KubeObject, after: KubeObject): boolean {
   const strip = ({ metadata: _metadata, status: _status, ...rest }: KubeObject) => rest;
@@ -148,9 +155,10 @@ export class ObjectStore {
       name,
       uid: randomUUID(),
       resourceVersion: String(revision),
-      generation: 1,
+      generation: GENERATION_TRACKED.has(resourceId(ref)) ? 1 : undefined,
       creationTimestamp: this.clock.now().toISOString().replace(/\.\d{3}Z$/, "Z"),
     };
+    if (stored.metadata.generation === undefined) delete stored.metadata.generation;
     delete stored.metadata.deletionTimestamp;
     delete stored.metadata.deletionGracePeriodSeconds;
     if (options.dryRun) return clone(stored);
@@ -164,7 +172,7 @@ export class ObjectStore {
    * it is still the stored one (409 Conflict otherwise). An object being deleted whose last
    * finalizer goes away is removed.
    */
-  update(ref: ResourceRef, object: KubeObject, options: { dryRun?: boolean } = {}): StoredObject {
+  update(ref: ResourceRef, object: KubeObject, options: { dryRun?: boolean; keepGeneration?: boolean } = {}): StoredObject {
     const name = object.metadata?.name ?? "";
     const namespace = object.metadata?.namespace;
     const current = this.peek(ref, namespace, name);
@@ -182,9 +190,10 @@ export class ObjectStore {
       name: current.metadata.name,
       uid: current.metadata.uid,
       creationTimestamp: current.metadata.creationTimestamp,
-      generation: (current.metadata.generation ?? 1) + (specChanged(current, next) ? 1 : 0),
+      generation: GENERATION_TRACKED.has(resourceId(ref)) ? (current.metadata.generation ?? 1) + (!options.keepGeneration && specChanged(current, next) ? 1 : 0) : undefined,
       resourceVersion: current.metadata.resourceVersion,
     };
+    if (next.metadata.generation === undefined) delete next.metadata.generation;
     // Once set, only the store itself changes the deletion timestamp.
     if (current.metadata.deletionTimestamp) {
       next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
