@@ -1,3 +1,4 @@
+import { parseQuantity } from "../../domain/quantity.ts";
 import { deepEqual, isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import type { StatusCause } from "../status-error.ts";
 import type { ResourceDefinition } from "./resources.ts";
@@ -114,6 +115,34 @@ function validatePodSpec(spec: unknown, field: string, checkMounts = true): Stat
   return causes;
 }
 
+/** SetDefaults_Container: what a real API server writes into every container it stores. */
+function defaultContainer(container: Record<string, unknown>): Record<string, unknown> {
+  const image = String(container.image ?? "");
+  const tag = /^[^@]*:([^/:@]+)$/.exec(image)?.[1];
+  const pullAlways = !image.includes("@") && (tag === undefined || tag === "latest");
+  return {
+    imagePullPolicy: pullAlways ? "Always" : "IfNotPresent",
+    terminationMessagePath: "/dev/termination-log",
+    terminationMessagePolicy: "File",
+    resources: {},
+    ...container,
+  };
+}
+
+/** GetPodQOS: Guaranteed when every container's cpu and memory limits equal its requests. */
+function qosClassOf(spec: Record<string, unknown>): string {
+  const containers = [...array(spec.initContainers), ...array(spec.containers)].map((container) => record(record(container).resources));
+  const named = (resources: Record<string, unknown>, kind: string) => record(resources[kind]);
+  const hasAny = containers.some((resources) => ["cpu", "memory"].some((name) => named(resources, "requests")[name] !== undefined || named(resources, "limits")[name] !== undefined));
+  if (!hasAny) return "BestEffort";
+  const guaranteed = containers.every((resources) => ["cpu", "memory"].every((name) => {
+    const limit = named(resources, "limits")[name];
+    const request = named(resources, "requests")[name] ?? limit;
+    return limit !== undefined && parseQuantity(String(request)) === parseQuantity(String(limit));
+  }));
+  return guaranteed ? "Guaranteed" : "Burstable";
+}
+
 /** Pods get the tolerations the DefaultTolerationSeconds admission plugin adds. */
 function defaultTolerations(spec: Record<string, unknown>): void {
   const tolerations = array(spec.tolerations).map(record);
@@ -132,9 +161,18 @@ const podStrategy: Strategy = {
     spec.terminationGracePeriodSeconds ??= 30;
     spec.schedulerName ??= "default-scheduler";
     spec.dnsPolicy ??= "ClusterFirst";
+    spec.enableServiceLinks ??= true;
+    spec.preemptionPolicy ??= "PreemptLowerPriority";
+    spec.priority ??= 0;
+    spec.securityContext ??= {};
+    spec.serviceAccountName ??= "default";
+    spec.serviceAccount ??= spec.serviceAccountName;
+    for (const list of ["initContainers", "containers"]) {
+      if (Array.isArray(spec[list])) spec[list] = (spec[list] as unknown[]).map((container) => defaultContainer(record(container)));
+    }
     defaultTolerations(spec);
     object.spec = spec;
-    object.status = { phase: "Pending", qosClass: "BestEffort" };
+    object.status = { phase: "Pending", qosClass: qosClassOf(spec) };
   },
   validate: (object) => validatePodSpec(object.spec, "spec"),
   validateUpdate(object, old) {

@@ -143,8 +143,19 @@ describe("volume snapshots", () => {
   });
 });
 
-describe("claims as the API server stores them", () => {
-  it("are defaulted to volumeMode Filesystem and carry no generation", async () => {
+describe("objects as the API server stores them", () => {
+  it("a pod gets the container defaults and the QoS class its resources give", async () => {
+    sim = await startSimFixture();
+    const pod = await sim.core.createNamespacedPod({
+      namespace: "default",
+      body: { metadata: { name: "defaulted" }, spec: { containers: [{ name: "agent", image: "busybox:1.37", resources: { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "1000m", memory: "1Gi" } } }] } },
+    });
+    const container = pod.spec!.containers[0]!;
+    expect([container.imagePullPolicy, container.terminationMessagePath, container.terminationMessagePolicy, pod.spec?.serviceAccountName, pod.spec?.enableServiceLinks, pod.status?.qosClass])
+      .toEqual(["IfNotPresent", "/dev/termination-log", "File", "default", true, "Guaranteed"]);
+  });
+
+  it("claims are defaulted to volumeMode Filesystem and carry no generation", async () => {
     sim = await startSimFixture();
     const claim = await sim.core.createNamespacedPersistentVolumeClaim({ namespace: "default", body: { metadata: { name: "plain" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } } });
     expect([claim.spec?.volumeMode, claim.metadata?.generation]).toEqual(["Filesystem", undefined]);
