@@ -119,6 +119,15 @@ describe("a sandbox-owned (template) workspace claim", () => {
   });
 });
 
+describe("a Sandbox deleted with kubectl, not through Berth", () => {
+  it("closes its record, saying it was deleted outside Berth", async () => {
+    const record = await world.readySandbox({ name: world.named("outside") });
+    await world.operator.deleteSandbox("default", record.name);
+    const closed = await world.recordWhen(record.id, inPhase("Deleted"));
+    expect(closed.reason).toBe("DeletedOutsideBerth");
+  });
+});
+
 describe("deleting a sandbox keeps or removes each claim as its ownership says", () => {
   it("a retained claim is kept, with no owner left that could collect it", async () => {
     const name = world.named("keeper");

@@ -57,6 +57,8 @@ export function operator(connection: ClusterConnection) {
     uncordon: (node: string) => setUnschedulable(node, false),
     evict,
     deletePod: (pod: { namespace: string; name: string }) => core.deleteNamespacedPod(pod),
+    deleteSandbox: (namespace: string, name: string) =>
+      custom.deleteNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace, plural: "sandboxes", name }),
 
     /**
      * What a kubelet under memory pressure writes to the pod it evicts (there is no kubelet on a
