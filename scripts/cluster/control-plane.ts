@@ -83,8 +83,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     writeFileSync(path.join(pki, "service-account.key"), privateKey.export({ type: "pkcs1", format: "pem" }));
     writeFileSync(path.join(pki, "service-account.pub"), publicKey.export({ type: "spki", format: "pem" }));
-    // One static token for the admin and the control plane's own components: the suite under
-    // test gets its own identities (a service account's token) where RBAC is the point.
+    // One static token for the admin and the control plane's own components (one kubeconfig):
+    // the suite under test gets its own identity (a service account's token) where RBAC is the point.
     writeFileSync(path.join(pki, "tokens.csv"), `${token},berth-admin,berth-admin,"system:masters"\n`);
     const kubeconfigPath = path.join(dir, "admin.kubeconfig");
     writeFileSync(kubeconfigPath, kubeconfig(server, token, "berth-admin"));
@@ -125,16 +125,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await waitFor("kube-apiserver", () => httpsOk(`${server}/readyz`, token), 180_000);
     const kubectl = (args: string[], input?: string) => runKubectl(bin("kubectl"), kubeconfigPath, args, input);
 
-    const componentConfig = path.join(dir, "components.kubeconfig");
-    writeFileSync(componentConfig, kubeconfig(server, token, "berth-admin"));
     log("starting kube-controller-manager and kube-scheduler");
     start("kube-controller-manager", [
-      `--kubeconfig=${componentConfig}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0",
+      `--kubeconfig=${kubeconfigPath}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0",
       `--service-account-private-key-file=${path.join(pki, "service-account.key")}`,
       `--root-ca-file=${path.join(pki, "apiserver.crt")}`,
       "--use-service-account-credentials=false", "--profiling=false",
     ]);
-    start("kube-scheduler", [`--kubeconfig=${componentConfig}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
+    start("kube-scheduler", [`--kubeconfig=${kubeconfigPath}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
 
     log("installing the Sandbox CRD and starting kwok and the agent-sandbox controller");
     kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(options.toolsDir, "share", "sandbox-crd.yaml"), "utf8")));
@@ -146,13 +144,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const stages = path.join(dir, "kwok-stages.yaml");
     writeFileSync(stages, quickerStages(readFileSync(path.join(options.toolsDir, "share", "kwok-stages.yaml"), "utf8")));
     start("kwok", [
-      `--kubeconfig=${componentConfig}`, `--config=${stages}`,
+      `--kubeconfig=${kubeconfigPath}`, `--config=${stages}`,
       `--manage-nodes-with-annotation-selector=${clusterFixtures.kwokNodeAnnotation}`,
       // Exec and logs go to the node's address; nothing listens there, so they fail at once.
       "--node-ip=127.0.0.1", "--node-port=1", "--cidr=10.244.0.0/16",
     ]);
     start("agent-sandbox-controller", [
-      `--kubeconfig=${componentConfig}`, "--enable-webhook=false", "--manage-webhook-certs=false", "--leader-elect=false",
+      `--kubeconfig=${kubeconfigPath}`, "--enable-webhook=false", "--manage-webhook-certs=false", "--leader-elect=false",
       "--metrics-bind-address=0", "--health-probe-bind-address=0",
     ]);
 

@@ -46,7 +46,7 @@ export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
       execUnavailable: "kwok's nodes run no containers, so there is nothing to exec into and no workspace file to read",
       // scripts/cluster/cluster-fixtures.ts makes these.
       storageClasses: { nodePinned: "local-path", portable: "portable" },
-      // kwok makes a pod Ready 1–6 s after it is scheduled.
+      // Real time: grace periods, controllers' resyncs and kwok's pod stages take what they take.
       patienceMs: 90_000,
       // The test control plane ends watches after 15–30 s (--min-request-timeout=15).
       endWatches: (resumed) => eventually(() => check(resumed), { timeoutMs: 60_000 }),
