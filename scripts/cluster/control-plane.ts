@@ -94,7 +94,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       apiVersion: "audit.k8s.io/v1",
       kind: "Policy",
       omitStages: ["RequestReceived"],
-      rules: [...(options.auditedUsers?.length ? [{ level: "Metadata", users: options.auditedUsers }] : []), { level: "None" }],
+      rules: [
+        ...(options.auditedUsers?.length ? [{ level: "Metadata", users: options.auditedUsers }] : []),
+        // Who made, evicted or removed a pod, whoever asked (the user agent tells the components
+        // apart): what a disruption test that went wrong needs first.
+        { level: "Metadata", verbs: ["create", "delete", "deletecollection"], resources: [{ group: "", resources: ["pods", "pods/eviction"] }] },
+        { level: "None" },
+      ],
     }));
 
     log(`starting etcd on 127.0.0.1:${etcdClientPort}`);

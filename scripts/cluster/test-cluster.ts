@@ -41,8 +41,9 @@ function built(script: string): string {
   return result.stdout.trim();
 }
 
-function vitest(name: string, files: string[], env: Record<string, string>): Outcome {
+function vitest(name: string, files: string[], env: Record<string, string>, auditLogPath?: string): Outcome {
   say(name);
+  const since = new Date();
   const report = path.join(work, `${name.replace(/\W+/g, "-")}.json`);
   const began = performance.now();
   const result = spawnSync("npx", ["vitest", "run", "-c", "vitest.cluster.config.ts", ...files, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
@@ -50,12 +51,26 @@ function vitest(name: string, files: string[], env: Record<string, string>): Out
     env: { ...process.env, ...env },
   });
   const seconds = (performance.now() - began) / 1000;
+  if (result.status !== 0 && auditLogPath) console.log(`\npods made, evicted and removed during "${name}" (audit log):\n${podHistory(auditLogPath, since)}`);
   try {
     const counts = vitestCounts(report);
     return { name, ...counts, failed: Math.max(counts.failed, result.status === 0 ? 0 : 1), failures: counts.failures.map((failure) => `${name}: ${failure}`), seconds };
   } catch {
     return { name, passed: 0, failed: 1, skipped: 0, failures: [`${name}: Vitest wrote no report (exit ${result.status})`], seconds };
   }
+}
+
+/**
+ * Every pod made, evicted or removed while a suite ran, and by whom, as the API server's audit
+ * log has them: what a failed disruption test needs first, printed because CI keeps no logs.
+ */
+function podHistory(auditLogPath: string, since: Date): string {
+  type Entry = { stage: string; verb: string; userAgent?: string; stageTimestamp: string; objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string }; responseStatus?: { code?: number } };
+  return readFileSync(auditLogPath, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Entry)
+    .filter((entry) => entry.stage === "ResponseComplete" && entry.objectRef?.resource === "pods" && Date.parse(entry.stageTimestamp) >= since.getTime())
+    .map(({ stageTimestamp, verb, objectRef, responseStatus, userAgent }) =>
+      `${stageTimestamp} ${verb} ${["pods", objectRef?.subresource].filter(Boolean).join("/")} ${objectRef?.namespace}/${objectRef?.name ?? ""} → ${responseStatus?.code} by ${(userAgent ?? "?").split(" ")[0]}`)
+    .join("\n");
 }
 
 function failedStep(name: string, error: unknown): Outcome {
@@ -107,7 +122,7 @@ async function main(): Promise<Outcome[]> {
 
   const pids = plane.pids();
   try {
-    outcomes.push(vitest("driver suite as cluster-admin", ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }));
+    outcomes.push(vitest("driver suite as cluster-admin", ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }, plane.auditLogPath));
     let chart: ReturnType<typeof installChart> | undefined;
     try {
       say("installing the Helm chart");
@@ -119,7 +134,7 @@ async function main(): Promise<Outcome[]> {
       outcomes.push(vitest("driver suite as the chart's service account", ["lib/sandboxes/driver-suite"], {
         BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
         BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
-      }));
+      }, plane.auditLogPath));
       outcomes.push(vitest("the chart's RBAC is what Berth uses", ["scripts/cluster/chart-rbac.test.ts"], {
         BERTH_TEST_AUDIT_LOG: plane.auditLogPath,
         BERTH_TEST_CHART_MANIFESTS: chart.manifests,

@@ -56,13 +56,20 @@ export async function startWorld(connection: ClusterConnection, openStore: Store
   const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live, checkpointing };
   const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, checkpointing, workspaceMountPath: defaults.workspaceMountPath });
   await reconciler.start();
-  const recordWhen = (id: string, check: (record: SandboxRecord) => void, timeoutMs = 20_000) =>
-    eventually(async () => {
-      const record = await store.sandboxes.getSandbox(id);
-      if (!record) throw new Error(`no record ${id}`);
-      check(record);
-      return record;
-    }, { timeoutMs });
+  const recordWhen = async (id: string, check: (record: SandboxRecord) => void, timeoutMs = 20_000) => {
+    try {
+      return await eventually(async () => {
+        const record = await store.sandboxes.getSandbox(id);
+        if (!record) throw new Error(`no record ${id}`);
+        check(record);
+        return record;
+      }, { timeoutMs });
+    } catch (error) {
+      // The last state alone rarely says how the sandbox got there; its timeline does.
+      (error as Error).message += `\ntimeline:\n${await timelineOf(store, id)}`;
+      throw error;
+    }
+  };
   return {
     deps,
     reconciler,
@@ -84,3 +91,8 @@ export async function startWorld(connection: ClusterConnection, openStore: Store
 export const inPhase = (phase: string, reason?: string) => (record: SandboxRecord) => {
   if (record.phase !== phase || (reason !== undefined && record.reason !== reason)) throw new Error(`${record.name} is ${record.phase}/${record.reason} (${record.message}), not ${phase}${reason ? `/${reason}` : ""}`);
 };
+
+async function timelineOf(store: Store, sandboxId: string): Promise<string> {
+  const events = await store.timeline.listAllForSandbox(sandboxId).catch(() => []);
+  return events.map((event) => `  ${event.occurredAt.toISOString()} ${event.type}/${event.reason}: ${event.message}`).join("\n") || "  (none)";
+}
