@@ -1,4 +1,4 @@
-import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch, type V1Pod } from "@kubernetes/client-node";
+import { ApiException, CoordinationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch, type V1Pod } from "@kubernetes/client-node";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
@@ -37,13 +37,20 @@ function aPod(labels: Record<string, string> = {}): V1Pod {
   return { metadata: { name: `pod-${++counter}`, labels }, spec: { containers: [{ name: "agent", image: "busybox" }] } };
 }
 
-async function statusOf(promise: Promise<unknown>): Promise<{ code: number; reason: string; message: string }> {
+interface FailureStatus {
+  code: number;
+  reason: string;
+  message: string;
+  details?: { causes?: { reason: string; field: string }[] };
+}
+
+async function statusOf(promise: Promise<unknown>): Promise<FailureStatus> {
   try {
     await promise;
   } catch (error) {
     if (error instanceof ApiException) {
-      const body = JSON.parse(String(error.body)) as { reason: string; message: string };
-      return { code: error.code, reason: body.reason, message: body.message };
+      const body = JSON.parse(String(error.body)) as Omit<FailureStatus, "code">;
+      return { code: error.code, reason: body.reason, message: body.message, details: body.details };
     }
     throw error;
   }
@@ -63,7 +70,7 @@ describe("the simulated API server", () => {
   });
 
   it("answers a missing object with 404 NotFound", async () => {
-    expect(await statusOf(core.readNamespacedPod({ namespace: "default", name: "nope" }))).toEqual({ code: 404, reason: "NotFound", message: 'pods "nope" not found' });
+    expect(await statusOf(core.readNamespacedPod({ namespace: "default", name: "nope" }))).toEqual({ code: 404, reason: "NotFound", message: 'pods "nope" not found', details: { kind: "pods", name: "nope" } });
   });
 
   it("answers a duplicate name with 409 AlreadyExists", async () => {
@@ -81,7 +88,17 @@ describe("the simulated API server", () => {
 
   it("answers an invalid object with 422 Invalid and the field in its causes", async () => {
     const error = await statusOf(core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "Bad_Name" }, spec: { containers: [{ name: "a", image: "b" }] } } }));
-    expect(error).toMatchObject({ code: 422, reason: "Invalid" });
+    expect(error).toMatchObject({ code: 422, reason: "Invalid", details: { causes: [{ reason: "FieldValueInvalid", field: "metadata.name" }] } });
+  });
+
+  it("answers a body whose kind is not the resource's with 400 BadRequest", async () => {
+    const response = await fetch(`${url}/api/v1/namespaces/default/pods`, {
+      method: "POST",
+      body: JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name: "mismatch" } }),
+      headers: { "Content-Type": "application/json" },
+    });
+    const body = (await response.json()) as { reason: string; message: string };
+    expect([response.status, body.reason, body.message]).toEqual([400, "BadRequest", "the kind in the data (Service) does not match the expected kind (Pod)"]);
   });
 
   it("answers malformed JSON with 400 and keeps serving", async () => {
@@ -122,6 +139,34 @@ describe("the simulated API server", () => {
       setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
     );
     expect(patched.metadata!.labels).toEqual({ a: "1", b: "2" });
+  });
+
+  it("applies a JSON patch sent over HTTP", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod({ a: "1" }) });
+    const patched = await core.patchNamespacedPod(
+      { namespace: "default", name: created.metadata!.name!, body: [{ op: "replace", path: "/metadata/labels/a", value: "2" }, { op: "add", path: "/metadata/labels/c", value: "3" }] },
+      setHeaderOptions("Content-Type", PatchStrategy.JsonPatch),
+    );
+    expect(patched.metadata!.labels).toEqual({ a: "2", c: "3" });
+  });
+
+  it("answers a JSON patch whose test fails with 422 and leaves the object as it was", async () => {
+    const created = await core.createNamespacedPod({ namespace: "default", body: aPod({ a: "1" }) });
+    const name = created.metadata!.name!;
+    const error = await statusOf(core.patchNamespacedPod(
+      { namespace: "default", name, body: [{ op: "test", path: "/metadata/labels/a", value: "0" }, { op: "replace", path: "/metadata/labels/a", value: "2" }] },
+      setHeaderOptions("Content-Type", PatchStrategy.JsonPatch),
+    ));
+    const after = await core.readNamespacedPod({ namespace: "default", name });
+    expect([error.code, after.metadata!.labels]).toEqual([422, { a: "1" }]);
+  });
+
+  it("serves leases, renewed by update with optimistic concurrency", async () => {
+    const coordination = kubeConfigFor(url).makeApiClient(CoordinationV1Api);
+    const lease = await coordination.createNamespacedLease({ namespace: "default", body: { metadata: { name: "berth-leader" }, spec: { holderIdentity: "a", leaseDurationSeconds: 15 } } });
+    const renewed = await coordination.replaceNamespacedLease({ namespace: "default", name: "berth-leader", body: { ...lease, spec: { ...lease.spec, holderIdentity: "b" } } });
+    const stale = await statusOf(coordination.replaceNamespacedLease({ namespace: "default", name: "berth-leader", body: { ...lease, spec: { ...lease.spec, holderIdentity: "c" } } }));
+    expect([renewed.spec?.holderIdentity, stale.code, stale.reason]).toEqual(["b", 409, "Conflict"]);
   });
 
   it("streams a watch from a resourceVersion", async () => {

@@ -92,6 +92,41 @@ describe("the pod garbage collector", () => {
 });
 
 describe("events", () => {
+  const reasonsFor = async (fixture: SimFixture, name: string) =>
+    (await fixture.core.listNamespacedEvent({ namespace: "default", fieldSelector: `involvedObject.name=${name}` })).items
+      .sort((a, b) => Number(a.metadata!.resourceVersion) - Number(b.metadata!.resourceVersion))
+      .map((event) => event.reason);
+
+  it("tell a pod's life as the scheduler and kubelet do, from Scheduled to Killing", async () => {
+    sim = await startSimFixture({ imagePullMs: 50 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "told" }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: "agent", image: "busybox:1.36", command: ["sleep", "infinity"] }] } } });
+    await readyPod(sim, "told");
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "told" });
+    const reasons = await eventually(async () => {
+      const seen = await reasonsFor(sim!, "told");
+      if (!seen.includes("Killing")) throw new Error(`only ${seen.join(", ")}`);
+      return seen;
+    });
+    expect(reasons).toEqual(["Scheduled", "Pulling", "Pulled", "Created", "Started", "Killing"]);
+  });
+
+  it("report a lost node NotReady, and Ready again when it returns", async () => {
+    sim = await startSimFixture();
+    const [node] = (await sim.core.listNode()).items;
+    const name = node!.metadata!.name!;
+    await sim.fault(`nodes/${name}/lose`);
+    await eventually(async () => {
+      if (!(await reasonsFor(sim!, name)).includes("NodeNotReady")) throw new Error("not reported yet");
+    });
+    await sim.fault(`nodes/${name}/restore`);
+    const reasons = await eventually(async () => {
+      const seen = await reasonsFor(sim!, name);
+      if (!seen.includes("NodeReady")) throw new Error("not reported yet");
+      return seen;
+    });
+    expect(reasons.filter((reason) => reason === "NodeNotReady" || reason === "NodeReady")).toEqual(["NodeNotReady", "NodeReady"]);
+  });
+
   it("expire an hour after they were last seen", async () => {
     sim = await startSimFixture({ clockScale: 3_000 });
     await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "chatty" }, spec: { containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
