@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MaintenanceOptions, MaintenanceProgress } from "../domain/maintenance.ts";
+import type { Store } from "./open-store.ts";
+import { openTestStore, testStoreKind } from "./test-databases.ts";
+import { uniqueName } from "./test-fixtures.ts";
+
+// One store per file: runs of other tests share it, so each test drains a node of its own and
+// looks for its own runs by id in the store-wide lists.
+let store: Store;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ store, cleanup } = await openTestStore()));
+afterAll(() => cleanup());
+
+const startedAt = new Date("2026-11-30T10:00:00.000Z");
+const after = (ms: number) => new Date(startedAt.getTime() + ms);
+const options: MaintenanceOptions = { parallelism: 2, evictionTimeoutSeconds: 120, replacementTimeoutSeconds: 600 };
+
+function aRun(overrides: { node?: string; startedAt?: Date } = {}) {
+  return store.maintenance.startRun({ node: uniqueName("worker"), actor: "alice@example.com", options, startedAt, ...overrides });
+}
+
+const halfWay: MaintenanceProgress = {
+  sandboxes: [
+    { sandboxId: "sbx-1", name: "box-a", namespace: "agents", step: "Replaced", message: "Ready on worker-2", checkpointId: "ckpt-1" },
+    { sandboxId: "sbx-2", name: "box-b", namespace: "agents", step: "WaitingForOperator", message: "checkpoint hook exited 1", checkpointId: null },
+  ],
+  pods: [{ namespace: "kube-system", pod: "coredns-7d", step: "Evicted", message: "evicted" }],
+};
+
+describe(`maintenance runs (${testStoreKind})`, () => {
+  it("start Running with their options, no progress, no relaxed budgets and nothing finished", async () => {
+    const run = await aRun();
+    expect(run).toMatchObject({
+      state: "Running",
+      actor: "alice@example.com",
+      options,
+      progress: { sandboxes: [], pods: [] },
+      relaxedBudgets: [],
+      message: null,
+      startedAt,
+      finishedAt: null,
+    });
+  });
+
+  it("keep the progress and relaxed budgets saved after a step, as a restart reads them back", async () => {
+    const run = await aRun();
+    await store.maintenance.saveProgress(run.id, halfWay, [{ namespace: "agents", name: "box-a-pdb" }]);
+    const read = await store.maintenance.getRun(run.id);
+    expect(read).toMatchObject({ state: "Running", progress: halfWay, relaxedBudgets: [{ namespace: "agents", name: "box-a-pdb" }] });
+  });
+
+  it("replace the relaxed budgets with the latest list, so a restored budget is no longer listed", async () => {
+    const run = await aRun();
+    await store.maintenance.saveProgress(run.id, halfWay, [{ namespace: "agents", name: "box-a-pdb" }]);
+    await store.maintenance.saveProgress(run.id, halfWay, []);
+    expect((await store.maintenance.getRun(run.id))?.relaxedBudgets).toEqual([]);
+  });
+
+  it("round-trip start, progress and finish: the outcome, its message and when it ended, with the progress kept", async () => {
+    const run = await aRun();
+    await store.maintenance.saveProgress(run.id, halfWay, []);
+    const finished = await store.maintenance.finishRun(run.id, "Blocked", "box-b's checkpoint failed and its policy is Block", after(90_000));
+    expect(await store.maintenance.getRun(run.id)).toEqual(finished);
+    expect(finished).toMatchObject({
+      id: run.id,
+      node: run.node,
+      state: "Blocked",
+      message: "box-b's checkpoint failed and its policy is Block",
+      progress: halfWay,
+      startedAt,
+      finishedAt: after(90_000),
+    });
+  });
+
+  it("read back as null when no run has the id", async () => {
+    expect(await store.maintenance.getRun("00000000-0000-4000-8000-000000000000")).toBeNull();
+  });
+});
+
+describe(`a node's maintenance history (${testStoreKind})`, () => {
+  it("lists that node's runs newest first, and no other node's", async () => {
+    const node = uniqueName("worker");
+    const first = await aRun({ node, startedAt });
+    const third = await aRun({ node, startedAt: after(120_000) });
+    const second = await aRun({ node, startedAt: after(60_000) });
+    await aRun({ startedAt: after(30_000) });
+    const listed = await store.maintenance.listRunsForNode(node);
+    expect(listed.map((run) => run.id)).toEqual([third.id, second.id, first.id]);
+  });
+
+  it("stops at the limit, keeping the newest", async () => {
+    const node = uniqueName("worker");
+    await aRun({ node, startedAt });
+    const newer = await aRun({ node, startedAt: after(60_000) });
+    const newest = await aRun({ node, startedAt: after(120_000) });
+    expect((await store.maintenance.listRunsForNode(node, 2)).map((run) => run.id)).toEqual([newest.id, newer.id]);
+  });
+
+  it("is empty for a node never maintained", async () => {
+    expect(await store.maintenance.listRunsForNode(uniqueName("worker"))).toEqual([]);
+  });
+});
+
+describe(`runs a stopped console left behind (${testStoreKind})`, () => {
+  it("are the Running ones, wherever they are, and not the finished ones", async () => {
+    const running = await aRun();
+    const done = await aRun();
+    await store.maintenance.finishRun(done.id, "Succeeded", "3 sandboxes moved", after(60_000));
+    const ids = (await store.maintenance.listRunning()).map((run) => run.id);
+    expect([ids.includes(running.id), ids.includes(done.id)]).toEqual([true, false]);
+  });
+});
+
+describe(`maintenance outcomes for the metrics (${testStoreKind})`, () => {
+  it("count each finished run by how it ended and leave running ones out", async () => {
+    const before = await store.maintenance.finishedOutcomes();
+    for (const state of ["Succeeded", "Cancelled", "Interrupted"] as const) {
+      const run = await aRun();
+      await store.maintenance.finishRun(run.id, state, `ended ${state}`, after(1_000));
+    }
+    await aRun();
+    const count = (outcomes: { outcome: string }[], outcome: string) => outcomes.filter((one) => one.outcome === outcome).length;
+    const now = await store.maintenance.finishedOutcomes();
+    expect({
+      Succeeded: count(now, "Succeeded") - count(before, "Succeeded"),
+      Cancelled: count(now, "Cancelled") - count(before, "Cancelled"),
+      Interrupted: count(now, "Interrupted") - count(before, "Interrupted"),
+      Running: count(now, "Running"),
+    }).toEqual({ Succeeded: 1, Cancelled: 1, Interrupted: 1, Running: 0 });
+  });
+});
