@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadServerConfig, type ConfigInputs } from "./server-config.ts";
-import { environmentVariableFor, helmValueFor } from "./gateway-keys.ts";
+import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
 
 function inputs(env: Record<string, string | undefined> = {}, files: Record<string, string> = {}): ConfigInputs {
   return {
@@ -13,6 +13,12 @@ function inputs(env: Record<string, string | undefined> = {}, files: Record<stri
     },
     fileExists: (file) => file in files,
   };
+}
+
+/** A start-up problem read back as its parts: `<key> = <value>: <what is wrong>. Allowed: <what is allowed>.` */
+function partsOf(problem: string | undefined) {
+  const match = /^(?<key>.+?) = (?<value>.+?): (?<wrong>.+)\. Allowed: (?<allowed>.+)\.$/.exec(problem ?? "");
+  return match?.groups ?? { unreadable: problem };
 }
 
 function problemsOf(run: () => unknown): string[] {
@@ -83,6 +89,50 @@ describe("an invalid configuration", () => {
   it("names the variable, the value and what is allowed", () => {
     const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_WORKSPACE_BACKEND: "nfs" })));
     expect(problem).toBe('BERTH_WORKSPACE_BACKEND = "nfs": workspace backend must be one of: pvc, ephemeral. Allowed: pvc or ephemeral.');
+  });
+
+  // Typed by GatewayKey so a new key cannot be added without saying here what a person is told
+  // is allowed for it. The allowed text is written out, not read from the code, so a message
+  // that stops saying it fails.
+  const invalid: Record<GatewayKey, { value: string; allowed: string }> = {
+    workspaceBackend: { value: "nfs", allowed: "pvc or ephemeral" },
+    workspaceDefaultStorageSize: { value: "lots", allowed: "a positive Kubernetes quantity such as 2Gi" },
+    workspaceStorageClass: { value: "Fast_SSD", allowed: "a StorageClass name, or an empty string for no class (leave unset for the cluster default)" },
+    workspaceMountPath: { value: "sandbox", allowed: "an absolute path such as /sandbox, other than / and outside /mnt/berth-workspace" },
+    sandboxNamespace: { value: "Agents", allowed: "a DNS-1123 label such as default or agents" },
+    labelPrefix: { value: "berth_dev", allowed: "a DNS subdomain such as berth.dev" },
+  };
+  const everyKey = GATEWAY_KEYS.map((key) => ({ key, variable: environmentVariableFor(key), helmValue: helmValueFor(key), ...invalid[key] }));
+
+  it.each(everyKey)("names $variable, the value $value and what is allowed when the environment sets it", ({ variable, value, allowed }) => {
+    const problems = problemsOf(() => loadServerConfig(inputs({ [variable]: value })));
+    expect(problems).toHaveLength(1);
+    expect(partsOf(problems[0])).toEqual({ key: variable, value: JSON.stringify(value), wrong: expect.any(String), allowed });
+  });
+
+  it.each(everyKey)("names $helmValue in the config file, the value $value and what is allowed when the file sets it", ({ helmValue, key, value, allowed }) => {
+    const file = `server:\n  ${key}: ${JSON.stringify(value)}\n`;
+    const problems = problemsOf(() => loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/berth.yaml" }, { "/etc/berth.yaml": file })));
+    expect(problems).toHaveLength(1);
+    expect(partsOf(problems[0])).toEqual({ key: `${helmValue} in /etc/berth.yaml`, value: JSON.stringify(value), wrong: expect.any(String), allowed });
+  });
+
+  it.each(everyKey)("names $helmValue, the value and what is allowed when the file gives it a number instead of a string", ({ helmValue, key, allowed }) => {
+    const problems = problemsOf(() => loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/berth.yaml" }, { "/etc/berth.yaml": `server:\n  ${key}: 7\n` })));
+    expect(partsOf(problems[0])).toEqual({ key: `${helmValue} in /etc/berth.yaml`, value: "7", wrong: expect.any(String), allowed });
+  });
+
+  it("lists every invalid gateway key at once, from the environment and the file alike", () => {
+    const [fromFile, ...fromEnvironment] = everyKey;
+    const problems = problemsOf(() =>
+      loadServerConfig(
+        inputs(
+          { BERTH_CONFIG_FILE: "/etc/berth.yaml", ...Object.fromEntries(fromEnvironment.map(({ variable, value }) => [variable, value])) },
+          { "/etc/berth.yaml": `server:\n  ${fromFile!.key}: ${JSON.stringify(fromFile!.value)}\n` },
+        ),
+      ),
+    );
+    expect(problems.map((problem) => partsOf(problem).key)).toEqual([`${fromFile!.helmValue} in /etc/berth.yaml`, ...fromEnvironment.map(({ variable }) => variable)]);
   });
 
   it("names the Helm key and the file when the bad value came from the file", () => {
