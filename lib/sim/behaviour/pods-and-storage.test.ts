@@ -1,11 +1,12 @@
 import { ApiException, Watch, type V1Pod } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../testing/eventually.ts";
-import { execIn } from "../testing/exec.ts";
+import { execIn, startExec } from "../testing/exec.ts";
 import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
 
-// k8s-behaviour.md: grace periods and preStop, the kubelet's pressure eviction, the pod GC,
-// event expiry, snapshots and restores, provisioning failures, and container logs.
+// k8s-behaviour.md: grace periods and preStop, exec sessions that end with their container, the
+// kubelet's pressure eviction, the pod GC, event expiry, snapshots and restores, provisioning
+// failures, and container logs.
 
 let sim: SimFixture | undefined;
 afterEach(async () => {
@@ -55,6 +56,21 @@ describe("pod termination", () => {
       if (pod.metadata!.uid === first.metadata!.uid) throw new Error("same pod");
     });
     expect((await execIn(sim.config, "default", "hooked", ["cat", "/sandbox/prestop.txt"])).stdout).toBe("saved\n");
+  });
+});
+
+describe("an exec session", () => {
+  it("is killed with its container when the pod is deleted, and reports exit code 137", async () => {
+    sim = await startSimFixture({ clockScale: 50 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "doomed" }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
+    await readyPod(sim, "doomed");
+    // 600 simulated seconds are 12 s of real time: the session must end long before that.
+    const session = startExec(sim.config, "default", "doomed", ["sh", "-c", "echo attached; sleep 600"]);
+    await eventually(() => {
+      if (!session.stdoutSoFar().includes("attached")) throw new Error("not attached yet");
+    });
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "doomed" });
+    expect((await session.ended).exitCode).toBe(137);
   });
 });
 

@@ -191,6 +191,8 @@ export class Kubelet implements Reconciler {
   private containerExited(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, state: ContainerRuntime, exitCode: number): void {
     state.running = false;
     state.exitCode = exitCode;
+    // The container's processes, exec sessions included, end with its main process.
+    state.abort.abort(new Error("container exited"));
     if (runtime.terminating || !this.current(runtime)) return;
     const policy = String(record(pod.spec).restartPolicy ?? "Always");
     const restart = policy === "Always" || (policy === "OnFailure" && exitCode !== 0);
@@ -352,7 +354,12 @@ export class Kubelet implements Reconciler {
       rejectUpgrade(socket, refusal(StatusError.badRequest(`unable to upgrade connection: container not found ("${String(container.name)}")`)));
       return;
     }
-    void handleExecUpgrade(request, socket, head, (options, io) => execInShell(options, io, this.containerShell(pod, container)));
+    // An exec'd process lives in the container: it is killed (137) when the container stops,
+    // whether the client is still attached or not.
+    const containerLife = state.abort.signal;
+    void handleExecUpgrade(request, socket, head, (options, io) =>
+      execInShell(options, { ...io, signal: AbortSignal.any([io.signal, containerLife]) }, this.containerShell(pod, container)),
+    );
   }
 
   log(namespace: string, name: string, containerName?: string): string {
