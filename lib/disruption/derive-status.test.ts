@@ -344,6 +344,22 @@ describe("deriveStatus: the disruption's details", () => {
     expect(details(observed({ pod: null }), disruptedEarlier()).disruption).toEqual(aDisruption());
   });
 
+  describe("a pod replaced between two looks, its replacement already Ready", () => {
+    const replacedUnseen = () => observed({ pod: aPod({ uid: "pod-2", node: "worker-1", ready: true, created: "2026-11-30T11:59:50.000Z" }) });
+
+    it("is Ready", () => {
+      expect(verdictOf(replacedUnseen(), wasReady)).toEqual({ phase: "Ready", reason: null, message: null });
+    });
+
+    it("still tells of the pod that went, dated by its replacement's creation", () => {
+      expect(details(replacedUnseen(), wasReady).disruption).toMatchObject({ reason: "PodDeleted", podUid: "pod-1", nodeName: "worker-1", at: "2026-11-30T11:59:50.000Z" });
+    });
+
+    it("counts it recovered in the replacement, from its creation to Ready", () => {
+      expect(details(replacedUnseen(), wasReady).recovery).toMatchObject({ reason: "Recovered", replacementPodUid: "pod-2", durationMs: 10_000 });
+    });
+  });
+
   it("computes the recovery's duration when the replacement becomes Ready", () => {
     const recovery = details(observed({ pod: aPod({ uid: "pod-2", node: "worker-2", ready: true }) }), disruptedEarlier()).recovery;
     expect(recovery).toEqual({

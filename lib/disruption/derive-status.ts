@@ -80,20 +80,32 @@ function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: Disruption
 }
 
 /**
- * The pod last seen is gone — or already replaced by one that is not Ready — while the sandbox
- * should run, and nothing was seen saying why (it went between two looks). A replacement that is
- * already Ready is left alone: there is no recovery left to follow, and its length is unknown.
+ * The pod last seen is gone, or already replaced, while the sandbox should run, and nothing was
+ * seen saying why (it went between two looks: the reconciler reads the latest state, never every
+ * step). Even a replacement that is already Ready tells of a disruption: it is dated by the
+ * replacement's creation (the old pod was gone by then, the two share a name), so the recovery
+ * measured from it is a lower bound.
  */
 function vanished(previous: Identity, pod: ObservedPod | null, now: Date): DisruptionRecord | null {
-  if (!previous.podUid || pod?.metadata?.uid === previous.podUid || (pod && isPodReady(pod))) return null;
+  if (!previous.podUid || pod?.metadata?.uid === previous.podUid) return null;
+  const replacedUnseen = pod !== null && isPodReady(pod);
+  const created = replacedUnseen ? timeOf(pod.metadata?.creationTimestamp) : null;
   return {
     reason: "PodDeleted",
-    message: `Pod ${previous.podUid} is gone while the sandbox should run; nothing was seen saying why. ${NO_CHECKPOINT}`,
-    at: now.toISOString(),
+    message: replacedUnseen
+      ? `Pod ${previous.podUid} was replaced between two looks; nothing was seen saying why it went, and it had gone by the time its replacement was created. ${NO_CHECKPOINT}`
+      : `Pod ${previous.podUid} is gone while the sandbox should run; nothing was seen saying why. ${NO_CHECKPOINT}`,
+    at: (created ?? now).toISOString(),
     podUid: previous.podUid,
     nodeName: previous.nodeName,
     checkpointTaken: false,
   };
+}
+
+/** A time from the client (Date) or from JSON (string); null when absent or unreadable. */
+function timeOf(value: Date | string | undefined): Date | null {
+  const at = value === undefined ? Number.NaN : new Date(value).getTime();
+  return Number.isNaN(at) ? null : new Date(at);
 }
 
 function disrupted(disruption: DisruptionRecord, step: RecoveryStep, replacement: ObservedPod | null): Outcome {
@@ -129,9 +141,7 @@ function underWay(disruption: DisruptionRecord, step: RecoveryStep, replacement:
  * by), so the duration does not depend on Berth's clock agreeing with the cluster's.
  */
 function readyAt(pod: ObservedPod, now: Date): Date {
-  const transition = pod.status?.conditions?.find((one) => one.type === "Ready" && one.status === "True")?.lastTransitionTime;
-  const at = transition === undefined ? Number.NaN : new Date(transition).getTime();
-  return Number.isNaN(at) ? now : new Date(at);
+  return timeOf(pod.status?.conditions?.find((one) => one.type === "Ready" && one.status === "True")?.lastTransitionTime) ?? now;
 }
 
 /** Ready again: written once, then carried unchanged (a closed recovery is never recomputed). */

@@ -6,6 +6,7 @@
 interface Meta {
   name?: string;
   uid?: string;
+  creationTimestamp?: Date | string;
   deletionTimestamp?: Date | string;
   /** Set with deletionTimestamp: the grace the deletion was given. */
   deletionGracePeriodSeconds?: number;

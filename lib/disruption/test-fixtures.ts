@@ -15,6 +15,8 @@ export function aStatus(overrides: Partial<SandboxStatus> = {}): SandboxStatus {
 
 export interface PodOverrides {
   uid?: string;
+  /** When the API server made it (metadata.creationTimestamp). */
+  created?: string;
   /** The node it is bound to; "" for not scheduled. Default worker-1. */
   node?: string;
   ready?: boolean;
@@ -33,6 +35,7 @@ export function aPod(overrides: PodOverrides = {}): ObservedPod {
     metadata: {
       name: "box",
       uid: overrides.uid ?? "pod-1",
+      ...(overrides.created ? { creationTimestamp: overrides.created } : {}),
       ...(deleting ? { deletionTimestamp: deleting.at } : {}),
       ...(deleting?.graceSeconds !== undefined ? { deletionGracePeriodSeconds: deleting.graceSeconds } : {}),
     },

@@ -37,6 +37,10 @@ const recoveredFrom = (before: SandboxRecord) => (record: SandboxRecord) => {
   if (!detailsOf(record).durableState) throw new Error("no durable-state verdict yet");
 };
 
+/** The reconciler of a console started again on the same store and cluster. */
+const aRestartedConsole = (world: ReconciledWorld) =>
+  new StatusReconciler({ connection: world.deps.connection, store: world.deps.store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight: new OperationsInFlight(), live: new LiveSandboxes() });
+
 describe("a drain of the node under a sandbox on node-pinned storage", () => {
   let world: ReconciledWorld;
   let before: SandboxRecord;
@@ -223,7 +227,7 @@ describe("a console restarted in the middle of a disruption", () => {
       const pod = await world.deps.resources.readPod("default", before.name);
       if (!pod?.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error("replacement not Ready yet");
     }, { timeoutMs: 20_000 });
-    const next = new StatusReconciler({ connection: world.deps.connection, store: world.deps.store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight: new OperationsInFlight(), live: new LiveSandboxes() });
+    const next = aRestartedConsole(world);
     await next.start();
     try {
       after = await world.recordWhen(before.id, recoveredFrom(before));
@@ -245,5 +249,46 @@ describe("a console restarted in the middle of a disruption", () => {
 
   it("tells the disruption once, not again after the restart", () => {
     expect(events.filter((event) => event.reason === "Disrupted").length).toBe(1);
+  });
+});
+
+describe("a pod replaced while no console watched", () => {
+  let world: ReconciledWorld;
+  let before: SandboxRecord;
+  let after: SandboxRecord;
+  let events: TimelineEvent[];
+  beforeAll(async () => {
+    world = await startReconciledWorld({ workers: 2 });
+    before = await markedSandbox(world, { name: "unwatched" });
+    world.reconciler.stop();
+    world.sim.faults.deletePod("default", before.name);
+    await eventually(async () => {
+      const pod = await world.deps.resources.readPod("default", before.name);
+      if (pod?.metadata?.uid === before.podUid) throw new Error("still the first pod");
+      if (!pod?.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error("replacement not Ready yet");
+    }, { timeoutMs: 20_000 });
+    // The next look finds the sandbox Ready again, in a new pod: nothing in between was seen.
+    const next = aRestartedConsole(world);
+    await next.start();
+    try {
+      after = await world.recordWhen(before.id, recoveredFrom(before));
+      events = await timelineOf(world, before.id);
+    } finally {
+      next.stop();
+    }
+  }, 90_000);
+  afterAll(() => world?.stop());
+
+  it("tells the disruption it never saw", () => {
+    expect(disruptionReasons(events)).toEqual(["PodDeleted"]);
+  });
+
+  it("tells the recovery after the disruption", () => {
+    const told = events.filter((event) => event.type === "Disruption" || event.type === "Recovery").map((event) => event.reason);
+    expect(told).toEqual(["PodDeleted", "Recovered"]);
+  });
+
+  it("judges the workspace in the replacement", () => {
+    expect(detailsOf(after).durableState?.verdict).toBe("restored");
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { aRecovery, aStatus, now } from "../disruption/test-fixtures.ts";
+import { aDisruption, aRecovery, aStatus, now } from "../disruption/test-fixtures.ts";
 import type { DurableState } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
-import { timelineEventOf, verdictEventOf } from "./status-changes.ts";
+import { timelineEventsOf, verdictEventOf } from "./status-changes.ts";
 
 // What the reconciler tells the timeline about a newly derived status.
 
@@ -14,15 +14,23 @@ function aRecord(status: Partial<SandboxStatus>): SandboxRecord {
 const recoveredInto = (podUid: string) => ({ recovery: aRecovery({ reason: "Recovered", replacementPodUid: podUid, recoveredAt: now.toISOString(), durationMs: 5000 }) });
 const aVerdict = (podUid: string): DurableState => ({ verdict: "restored", why: "The marker came back", podUid, checkedAt: now.toISOString(), neverSurvives: [] });
 
-describe("the timeline event of a phase change", () => {
+describe("the timeline events of a phase change", () => {
+  const told = (events: { type: string; reason: string }[]) => events.map((event) => [event.type, event.reason]);
+
   it("tells a replacement becoming Ready as Recovered", () => {
-    const event = timelineEventOf(aRecord({ phase: "Recovering" }), aStatus({ phase: "Ready", podUid: "pod-2", details: recoveredInto("pod-2") }), now);
-    expect([event.type, event.reason]).toEqual(["Recovery", "Recovered"]);
+    const events = timelineEventsOf(aRecord({ phase: "Recovering", podUid: "pod-2" }), aStatus({ phase: "Ready", podUid: "pod-2", details: recoveredInto("pod-2") }), now);
+    expect(told(events)).toEqual([["Recovery", "Recovered"]]);
   });
 
   it("does not tell the end of a later checkpoint as a second recovery", () => {
-    const event = timelineEventOf(aRecord({ phase: "Checkpointing", podUid: "pod-2" }), aStatus({ phase: "Ready", podUid: "pod-2", details: recoveredInto("pod-2") }), now);
-    expect([event.type, event.reason]).toEqual(["Lifecycle", "Ready"]);
+    const events = timelineEventsOf(aRecord({ phase: "Checkpointing", podUid: "pod-2" }), aStatus({ phase: "Ready", podUid: "pod-2", details: recoveredInto("pod-2") }), now);
+    expect(told(events)).toEqual([["Lifecycle", "Ready"]]);
+  });
+
+  it("tells a pod replaced between two looks as its disruption, then its recovery", () => {
+    const replaced = { disruption: aDisruption({ reason: "PodDeleted", podUid: "pod-1" }), ...recoveredInto("pod-2") };
+    const events = timelineEventsOf(aRecord({ phase: "Ready", podUid: "pod-1" }), aStatus({ phase: "Ready", podUid: "pod-2", details: replaced }), now);
+    expect(told(events)).toEqual([["Disruption", "PodDeleted"], ["Recovery", "Recovered"]]);
   });
 });
 

@@ -31,28 +31,37 @@ export function protectionEventOf(record: SandboxRecord, protection: Protection,
   };
 }
 
-/** A change of phase (or of why), told as the kind of thing that happened. */
-export function timelineEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent {
+/**
+ * A change of phase (or of why), told as the kind of thing that happened. A pod replaced between
+ * two looks goes from Ready straight to Ready in a new pod: its disruption is told first, then
+ * the recovery, so the timeline never shows a recovery from nothing.
+ */
+export function timelineEventsOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent[] {
   const history = readDisruptionDetails(after.details);
+  const recoveredInto = after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid;
+  const replacedUnseen = recoveredInto && before.podUid !== null && before.podUid !== after.podUid && (before.phase === "Ready" || before.phase === "Checkpointing");
   // Back to Ready from a checkpoint is not a recovery, though the last recovery still names this pod.
-  const recoveredNow =
-    after.phase === "Ready" && history.recovery?.reason === "Recovered" && history.recovery.replacementPodUid === after.podUid && before.phase !== "Ready" && before.phase !== "Checkpointing";
+  const recoveredNow = recoveredInto && (replacedUnseen || (before.phase !== "Ready" && before.phase !== "Checkpointing"));
   const type = after.phase === "Disrupted" ? "Disruption" : after.phase === "Recovering" || recoveredNow ? "Recovery" : "Lifecycle";
-  return {
+  const facts = { reason: after.reason, previousPhase: before.phase, podUid: after.podUid, nodeName: after.nodeName };
+  const told: NewTimelineEvent = {
     sandboxId: before.id,
     type,
     reason: recoveredNow ? "Recovered" : after.phase === before.phase ? `${after.phase}Changed` : after.phase,
     message: (recoveredNow ? history.recovery?.message : after.message) ?? `The sandbox is ${after.phase}`,
     occurredAt: now,
-    data: {
-      phase: after.phase,
-      reason: after.reason,
-      previousPhase: before.phase,
-      podUid: after.podUid,
-      nodeName: after.nodeName,
-      ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }),
-    },
+    data: { phase: after.phase, ...facts, ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }) },
   };
+  if (!replacedUnseen || !history.disruption) return [told];
+  const disruption: NewTimelineEvent = {
+    sandboxId: before.id,
+    type: "Disruption",
+    reason: history.disruption.reason,
+    message: history.disruption.message,
+    occurredAt: now,
+    data: { phase: "Disrupted", reason: history.disruption.reason, previousPhase: before.phase, podUid: null, nodeName: history.disruption.nodeName, disruption: history.disruption, recovery: null },
+  };
+  return [disruption, told];
 }
 
 const VERDICT_REASONS = { restored: "DurableStateRestored", lost: "DurableStateLost", unverifiable: "DurableStateUnverifiable" } as const;

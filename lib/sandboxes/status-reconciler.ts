@@ -19,7 +19,7 @@ import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
 import { recoverFailedPod } from "./auto-recovery.ts";
 import { StateVerification } from "./state-verification.ts";
-import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventOf, verdictEventOf } from "./status-changes.ts";
+import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
@@ -286,7 +286,9 @@ export class StatusReconciler {
       const saved = await this.options.store.sandboxes.saveStatus(id, next);
       this.options.live.put(saved);
       this.verification.stored(saved);
-      if (changed(record, next)) await recordTimelineEvent(this.options.store.timeline, timelineEventOf(record, next, this.now()));
+      if (changed(record, next)) {
+        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(this.options.store.timeline, event);
+      }
       const verdict = verdictEventOf(record, next, this.now());
       if (verdict) await recordTimelineEvent(this.options.store.timeline, verdict);
       const wasBlocked = (record.details.protection as Protection | undefined)?.drainBlocked ?? false;
