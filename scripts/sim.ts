@@ -3,7 +3,7 @@
 //
 //   npm run sim                                  start; state in $BERTH_DATA_DIR/cluster (default ./.berth/cluster)
 //   npm run sim -- cordon|uncordon|lose|restore <node>
-//   npm run sim -- drain <node> [--delete-emptydir-data] [--timeout=<seconds>]
+//   npm run sim -- drain <node> [--delete-emptydir-data] [--force] [--timeout=<seconds>]
 //   npm run sim -- kubelet-evict|preempt|delete <namespace>/<pod> [--force]
 //   npm run sim -- fail-provisioning <storage-class> <message> | --clear
 //   npm run sim -- api-fault '<json>' | --clear
@@ -96,6 +96,7 @@ switch (command) {
   case "drain":
     await call("POST", `nodes/${encodeURIComponent(args[0] ?? fail("usage: npm run sim -- drain <node>"))}/drain`, {
       deleteEmptyDirData: flag("delete-emptydir-data"),
+      force: flag("force"),
       ...(option("timeout") ? { timeoutSeconds: Number(option("timeout")) } : {}),
     });
     break;

@@ -14,7 +14,7 @@ import { simulatorState } from "./simulator-state.ts";
 
 let world: ReconciledWorld;
 let client: SimulatorClient;
-const DRAIN = simulatorDrainOptionsSchema.parse({ timeoutSeconds: 15 });
+const DRAIN = simulatorDrainOptionsSchema.parse({ timeoutSeconds: 60 });
 
 const stateNow = async () => simulatorState(await client.state(), world.reconciler.nodeViews(), await world.deps.store.sandboxes.listAllLive());
 const nodeNow = async (name: string) => (await stateNow()).nodes.find((node) => node.name === name)!;

@@ -1,10 +1,11 @@
 import type { Clock } from "./clock.ts";
-import { keyOf, list, nodeNameOf, record, refs, setCondition, timestamp } from "./k8s-objects.ts";
+import { nodeNameOf, record, refs, setCondition, timestamp } from "./k8s-objects.ts";
 import { clone, type StoredObject } from "./objects.ts";
 import { StatusError } from "./status-error.ts";
 import type { ObjectStore } from "./store/object-store.ts";
 import type { RequestInfo } from "./api/api-server.ts";
 import type { EventRecorder } from "./controllers/event-recorder.ts";
+import { drainNode, type DrainOptions, type DrainReport } from "./drain.ts";
 
 // What tests, demos and benchmarks do to the simulated cluster: the things a platform team
 // or bad luck does to a real one. Node operations follow kubectl's semantics; API faults and
@@ -21,25 +22,6 @@ export interface ApiFault {
   latencyMs?: number;
   /** How many matching requests it applies to; unlimited when omitted. */
   count?: number;
-}
-
-export interface DrainOptions {
-  deleteEmptyDirData?: boolean;
-  /** Give up after this much simulated time, as `kubectl drain --timeout`. */
-  timeoutSeconds?: number;
-  gracePeriodSeconds?: number;
-}
-
-export interface DrainReport {
-  node: string;
-  cordoned: boolean;
-  evicted: string[];
-  /** Pods refused before eviction (emptyDir without the flag), kubectl's wording. */
-  refused: string[];
-  /** Pods whose eviction the budget kept refusing until the timeout. */
-  blocked: string[];
-  completed: boolean;
-  log: string[];
 }
 
 export interface FaultDeps {
@@ -77,58 +59,9 @@ export class Faults {
     return updated;
   }
 
-  /**
-   * kubectl drain: cordon, refuse pods kubectl would refuse, evict the rest through the
-   * Eviction API retrying on 429 every 5 s, and wait for them to be gone.
-   */
-  async drain(name: string, options: DrainOptions = {}): Promise<DrainReport> {
-    const report: DrainReport = { node: name, cordoned: false, evicted: [], refused: [], blocked: [], completed: false, log: [] };
-    this.setUnschedulable(name, true);
-    report.cordoned = true;
-    report.log.push(`node/${name} cordoned`);
-    const pods = this.deps.store.list(refs.pods).filter((pod) => nodeNameOf(pod) === name && !["Succeeded", "Failed"].includes(String(record(pod.status).phase)));
-    const withEmptyDir = pods.filter((pod) => list(record(pod.spec).volumes).some((volume) => volume.emptyDir !== undefined));
-    if (withEmptyDir.length > 0 && !options.deleteEmptyDirData) {
-      report.refused = withEmptyDir.map(keyOf);
-      report.log.push(`error: unable to drain node "${name}" due to error: cannot delete Pods with local storage (use --delete-emptydir-data to override): ${withEmptyDir.map(keyOf).join(", ")}`);
-      return report;
-    }
-    const deadline = this.deps.clock.now().getTime() + (options.timeoutSeconds ?? 300) * 1000;
-    const pending = new Map(pods.map((pod) => [keyOf(pod), pod]));
-    for (const pod of pods) report.log.push(`evicting pod ${keyOf(pod)}`);
-    while (pending.size > 0) {
-      for (const [key, pod] of pending) {
-        const body = JSON.stringify({
-          apiVersion: "policy/v1",
-          kind: "Eviction",
-          metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace },
-          ...(options.gracePeriodSeconds !== undefined ? { deleteOptions: { gracePeriodSeconds: options.gracePeriodSeconds } } : {}),
-        });
-        try {
-          await this.deps.evict(pod.metadata.namespace!, pod.metadata.name, body);
-          pending.delete(key);
-          report.evicted.push(key);
-        } catch (error) {
-          if (error instanceof StatusError && error.code === 404) {
-            pending.delete(key);
-            continue;
-          }
-          if (!(error instanceof StatusError && error.code === 429)) throw error;
-          report.log.push(`error when evicting pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}" (will retry after 5s): ${error.message}`);
-        }
-      }
-      if (pending.size === 0) break;
-      if (this.deps.clock.now().getTime() + 5_000 > deadline) {
-        report.blocked = [...pending.keys()];
-        report.log.push(`error: unable to drain node "${name}" due to error: [${[...pending.values()].map((pod) => `error when evicting pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}": global timeout reached`).join(", ")}]`);
-        return report;
-      }
-      await this.deps.clock.sleep(5_000);
-    }
-    for (const key of report.evicted) report.log.push(`pod/${key.split("/")[1]} evicted`);
-    report.completed = true;
-    report.log.push(`node/${name} drained`);
-    return report;
+  /** kubectl drain (see drain.ts): answers once the node is empty, or has given up. */
+  drain(name: string, options: DrainOptions = {}): Promise<DrainReport> {
+    return drainNode({ store: this.deps.store, clock: this.deps.clock, cordon: (node) => this.setUnschedulable(node, true), evict: this.deps.evict }, name, options);
   }
 
   /** The node's kubelet stops: no heartbeats, nothing on it changes until it is restored. */

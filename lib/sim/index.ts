@@ -17,7 +17,8 @@ import { storageSeed, type DefaultClass } from "./storage-topology.ts";
 
 export { kubeconfigPath, SimCluster } from "./sim-cluster.ts";
 export type { DefaultClass } from "./storage-topology.ts";
-export type { ApiFault, DrainOptions, DrainReport } from "./faults.ts";
+export type { ApiFault } from "./faults.ts";
+export type { DrainOptions, DrainReport } from "./drain.ts";
 
 export interface SimulatedClusterOptions {
   /** Where the cluster keeps its state (state.json) and writes its kubeconfig. */

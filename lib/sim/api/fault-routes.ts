@@ -8,7 +8,8 @@ import { parseJson, readBody, sendJson } from "./http-io.ts";
 // tests and the console's simulator page use to rehearse disruptions.
 //
 //   POST /sim/v1/nodes/{node}/cordon | uncordon | lose | restore
-//   POST /sim/v1/nodes/{node}/drain            {deleteEmptyDirData?, timeoutSeconds?, gracePeriodSeconds?}
+//   POST /sim/v1/nodes/{node}/drain            {deleteEmptyDirData?, force?, timeoutSeconds?, gracePeriodSeconds?}
+//                                              answers the DrainReport once the node is empty or the drain gave up
 //   POST /sim/v1/namespaces/{ns}/pods/{pod}/kubelet-evict   {resource?}
 //   POST /sim/v1/namespaces/{ns}/pods/{pod}/preempt
 //   POST /sim/v1/namespaces/{ns}/pods/{pod}/delete          {force?}
@@ -18,6 +19,7 @@ import { parseJson, readBody, sendJson } from "./http-io.ts";
 
 const drainSchema = z.strictObject({
   deleteEmptyDirData: z.boolean().optional(),
+  force: z.boolean().optional(),
   timeoutSeconds: z.number().int().positive().optional(),
   gracePeriodSeconds: z.number().int().nonnegative().optional(),
 });

@@ -1,6 +1,7 @@
 import { ApiException, CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../testing/eventually.ts";
+import type { DrainReport } from "../drain.ts";
 import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
 
 // k8s-behaviour.md, "Pods, nodes, scheduling" and "PodDisruptionBudget": evictions, drains,
@@ -38,6 +39,29 @@ async function replacementOf(core: CoreV1Api, pod: V1Pod): Promise<V1Pod> {
     if (next.metadata!.uid === pod.metadata!.uid) throw new Error("not replaced yet");
     return next;
   });
+}
+
+/** A minAvailable: 1 budget over the pods with these labels, once the disruption controller has counted them. */
+async function guardWithBudget(name: string, matchLabels: Record<string, string>): Promise<void> {
+  await sim.policy.createNamespacedPodDisruptionBudget({ namespace: "default", body: { metadata: { name }, spec: { minAvailable: 1, selector: { matchLabels } } } });
+  await eventually(async () => {
+    const budget = await sim.policy.readNamespacedPodDisruptionBudget({ namespace: "default", name });
+    if (budget.status?.currentHealthy !== 1) throw new Error("budget not computed");
+  });
+}
+
+/** A pod no controller owns, already bound to the node. */
+const aBarePod = (name: string, nodeName: string) => ({ metadata: { name }, spec: { nodeName, terminationGracePeriodSeconds: 1, containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } });
+
+/** The uid of the pod of that name now, or undefined when there is none. */
+async function uidOf(name: string): Promise<string | undefined> {
+  return sim.core.readNamespacedPod({ namespace: "default", name }).then(
+    (pod) => pod.metadata!.uid,
+    (error: ApiException<unknown>) => {
+      if (error.code === 404) return undefined;
+      throw error;
+    },
+  );
 }
 
 function evict(name: string) {
@@ -132,14 +156,50 @@ describe("draining a node", () => {
     expect([report.refused, report.completed]).toEqual([["default/scratchy"], false]);
   });
 
+  it("with deleteEmptyDirData reports done only once the emptyDir pod is gone", async () => {
+    sim = await startSimFixture();
+    const pod = await sandboxWithReadyPod("scratch-done", { volumeClaimTemplates: [], volumes: [{ name: "workspace", emptyDir: {} }] });
+    const report = (await sim.fault(`nodes/${pod.spec!.nodeName!}/drain`, { deleteEmptyDirData: true, timeoutSeconds: 600 })) as DrainReport;
+    expect([report.completed, await uidOf("scratch-done")]).toEqual([true, expect.not.stringMatching(pod.metadata!.uid!)]);
+  });
+
+  it("retries an eviction its budget refuses and finishes once the budget is removed", async () => {
+    sim = await startSimFixture();
+    const pod = await sandboxWithReadyPod("released", { labels: { hold: "yes" } });
+    await guardWithBudget("hold", { hold: "yes" });
+    const node = pod.spec!.nodeName!;
+    const draining = sim.fault(`nodes/${node}/drain`, { timeoutSeconds: 600 }) as Promise<DrainReport>;
+    // The drain cordons and makes its first eviction attempt before it first waits.
+    await eventually(async () => {
+      if (!(await sim.core.readNode({ name: node })).spec?.unschedulable) throw new Error("not cordoned yet");
+    });
+    await sim.policy.deleteNamespacedPodDisruptionBudget({ namespace: "default", name: "hold" });
+    const report = await draining;
+    expect([report.completed, report.log.some((line) => line.includes("(will retry after 5s): Cannot evict pod"))]).toEqual([true, true]);
+  });
+
+  it("refuses a pod with no controller unless forced, as kubectl does", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: aBarePod("bare", "worker-1") });
+    const report = (await sim.fault("nodes/worker-1/drain", {})) as DrainReport;
+    expect([report.refused, report.completed, report.log.at(-1)]).toEqual([
+      ["default/bare"],
+      false,
+      'error: unable to drain node "worker-1" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare',
+    ]);
+  });
+
+  it("evicts a pod with no controller when forced, and it is gone for good", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: aBarePod("forced", "worker-1") });
+    const report = (await sim.fault("nodes/worker-1/drain", { force: true, timeoutSeconds: 600 })) as DrainReport;
+    expect([report.evicted, report.completed, await uidOf("forced")]).toEqual([["default/forced"], true, undefined]);
+  });
+
   it("is held up by a minAvailable: 1 budget until its timeout, leaving the pod where it was", async () => {
     sim = await startSimFixture();
     const pod = await sandboxWithReadyPod("held", { labels: { hold: "yes" } });
-    await sim.policy.createNamespacedPodDisruptionBudget({ namespace: "default", body: { metadata: { name: "hold" }, spec: { minAvailable: 1, selector: { matchLabels: { hold: "yes" } } } } });
-    await eventually(async () => {
-      const budget = await sim.policy.readNamespacedPodDisruptionBudget({ namespace: "default", name: "hold" });
-      if (budget.status?.currentHealthy !== 1) throw new Error("budget not computed");
-    });
+    await guardWithBudget("hold", { hold: "yes" });
     const report = (await sim.fault(`nodes/${pod.spec!.nodeName!}/drain`, { timeoutSeconds: 30 })) as { blocked: string[] };
     const after = await sim.core.readNamespacedPod({ namespace: "default", name: "held" });
     expect([report.blocked, after.metadata!.uid]).toEqual([["default/held"], pod.metadata!.uid]);
