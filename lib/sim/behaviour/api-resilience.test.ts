@@ -83,6 +83,49 @@ describe("injected API faults", () => {
   });
 });
 
+describe("injected latency", () => {
+  it("holds the matching request for at least the injected time", async () => {
+    sim = await startSimFixture();
+    await sim.fault("api-faults", { verb: "list", resource: "pods", latencyMs: 300, count: 1 });
+    const began = performance.now();
+    await sim.core.listNamespacedPod({ namespace: "default" });
+    expect(performance.now() - began).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe("an injected 429", () => {
+  it("reaches client-node as TooManyRequests with the injected message", async () => {
+    sim = await startSimFixture();
+    await sim.fault("api-faults", { verb: "get", resource: "nodes", code: 429, message: "too many requests, please try again later", count: 1 });
+    const failure = await sim.core.readNode({ name: "worker-1" }).then(
+      () => undefined,
+      (error: ApiException<string>) => ({ code: error.code, ...(JSON.parse(error.body) as { reason: string; message: string }) }),
+    );
+    expect(failure).toMatchObject({ code: 429, reason: "TooManyRequests", message: "too many requests, please try again later" });
+  });
+});
+
+describe("clearing the injected faults", () => {
+  it("brings back normal answers for a fault that had no count", async () => {
+    sim = await startSimFixture();
+    await sim.fault("api-faults", { verb: "list", resource: "pods", code: 503 });
+    const listPods = () => sim!.core.listNamespacedPod({ namespace: "default" }).then(() => 200, (error: ApiException<unknown>) => error.code);
+    const whileInjected = [await listPods(), await listPods()];
+    await sim.clearApiFaults();
+    expect([...whileInjected, await listPods()]).toEqual([503, 503, 200]);
+  });
+});
+
+describe("a forced pod delete", () => {
+  it("removes the pod at once, without its grace period", async () => {
+    sim = await startSimFixture({ clockScale: 1 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "forced" }, spec: { nodeName: "worker-1", terminationGracePeriodSeconds: 30, containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"] }] } } });
+    await sim.fault("namespaces/default/pods/forced/delete", { force: true });
+    const code = await sim.core.readNamespacedPod({ namespace: "default", name: "forced" }).then(() => 200, (error: ApiException<unknown>) => error.code);
+    expect(code).toBe(404);
+  });
+});
+
 describe("a restarted simulated cluster", () => {
   it("comes back with its objects and the files on its volumes", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "berth-sim-restart-"));

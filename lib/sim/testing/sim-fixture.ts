@@ -14,6 +14,8 @@ export interface SimFixture {
   storage: StorageV1Api;
   /** POSTs to the fault API. */
   fault(path: string, body?: unknown): Promise<unknown>;
+  /** DELETE /sim/v1/api-faults: every injected API fault is lifted. */
+  clearApiFaults(): Promise<void>;
 }
 
 export async function startSimFixture(options: SimulatedClusterOptions = {}): Promise<SimFixture> {
@@ -31,6 +33,10 @@ export async function startSimFixture(options: SimulatedClusterOptions = {}): Pr
       const json = (await response.json()) as unknown;
       if (!response.ok) throw new Error(`fault ${path} failed: ${JSON.stringify(json)}`);
       return json;
+    },
+    async clearApiFaults() {
+      const response = await fetch(`${cluster.serverUrl}/sim/v1/api-faults`, { method: "DELETE" });
+      if (!response.ok) throw new Error(`clearing the API faults failed: HTTP ${response.status}`);
     },
   };
 }
