@@ -4,7 +4,8 @@
 //   npm run sim                                  start; state in $BERTH_DATA_DIR/cluster (default ./.berth/cluster)
 //   npm run sim -- cordon|uncordon|lose|restore <node>
 //   npm run sim -- drain <node> [--delete-emptydir-data] [--force] [--timeout=<seconds>]
-//   npm run sim -- kubelet-evict|preempt|delete <namespace>/<pod> [--force]
+//   npm run sim -- kubelet-evict <namespace>/<pod> [--resource=memory|ephemeral-storage|pid]
+//   npm run sim -- preempt|delete <namespace>/<pod> [--force]
 //   npm run sim -- fail-provisioning <storage-class> <message> | --clear
 //   npm run sim -- api-fault '<json>' | --clear
 //   npm run sim -- drop-watches | compact | state
@@ -101,8 +102,11 @@ switch (command) {
     });
     break;
   case "kubelet-evict":
+    // The resource under pressure names the eviction's message (the fault API's default: memory).
+    await call("POST", `${podPath(args[0])}/kubelet-evict`, option("resource") ? { resource: option("resource") } : {});
+    break;
   case "preempt":
-    await call("POST", `${podPath(args[0])}/${command}`, {});
+    await call("POST", `${podPath(args[0])}/preempt`, {});
     break;
   case "delete":
     await call("POST", `${podPath(args[0])}/delete`, { force: flag("force") });
