@@ -16,9 +16,9 @@ function inputs(env: Record<string, string | undefined> = {}, files: Record<stri
 }
 
 /** A start-up problem read back as its parts: `<key> = <value>: <what is wrong>. Allowed: <what is allowed>.` */
-function partsOf(problem: string | undefined) {
+function partsOf(problem: string | undefined): Record<string, string> {
   const match = /^(?<key>.+?) = (?<value>.+?): (?<wrong>.+)\. Allowed: (?<allowed>.+)\.$/.exec(problem ?? "");
-  return match?.groups ?? { unreadable: problem };
+  return match?.groups ?? { unreadable: String(problem) };
 }
 
 function problemsOf(run: () => unknown): string[] {

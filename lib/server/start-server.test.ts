@@ -18,10 +18,11 @@ afterEach(() => rmSync(parent, { recursive: true, force: true }));
 
 /** The environment of a server started with only `settings` configured, whatever this shell has set. */
 function serverEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(
-    ([name]) => !name.startsWith("BERTH_") && !["DATABASE_URL", "KUBECONFIG", "KUBERNETES_SERVICE_HOST", "NEXT_PHASE"].includes(name),
-  );
-  return { ...Object.fromEntries(inherited), BERTH_DATA_DIR: dataDir, BERTH_CLUSTER: "embedded", ...settings };
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("BERTH_") || ["DATABASE_URL", "KUBECONFIG", "KUBERNETES_SERVICE_HOST", "NEXT_PHASE"].includes(name)) delete env[name];
+  }
+  return { ...env, BERTH_DATA_DIR: dataDir, BERTH_CLUSTER: "embedded", ...settings };
 }
 
 function startServerWith(settings: Record<string, string>) {
