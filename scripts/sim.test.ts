@@ -16,7 +16,8 @@ const SIM = ["--import", "tsx", path.resolve("scripts/sim.ts")];
 
 /** The parent's environment without its simulator settings, so the defaults are what is tested. */
 function simEnvironment(dataDir: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("BERTH_")));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith("BERTH_")) delete env[key];
   return { ...env, BERTH_DATA_DIR: dataDir, BERTH_SIM_CLOCK_SCALE: "50" };
 }
 
