@@ -1,4 +1,4 @@
-import { ApiException, Watch, type V1Pod } from "@kubernetes/client-node";
+import { ApiException, Watch, type CoreV1Event, type V1Pod } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../testing/eventually.ts";
 import { execIn, startExec } from "../testing/exec.ts";
@@ -23,6 +23,12 @@ async function readyPod(fixture: SimFixture, name: string): Promise<V1Pod> {
     if (podCondition(pod, "Ready")?.status !== "True") throw new Error("not ready");
     return pod;
   });
+}
+
+/** The events about an object, oldest first. */
+async function eventsOf(fixture: SimFixture, name: string): Promise<CoreV1Event[]> {
+  const { items } = await fixture.core.listNamespacedEvent({ namespace: "default", fieldSelector: `involvedObject.name=${name}` });
+  return items.sort((a, b) => Number(a.metadata!.resourceVersion) - Number(b.metadata!.resourceVersion));
 }
 
 async function status(promise: Promise<unknown>): Promise<number> {
@@ -74,6 +80,63 @@ describe("an exec session", () => {
   });
 });
 
+describe("the kubelet's image pulls", () => {
+  const podOn = (name: string, image: string) => ({ metadata: { name }, spec: { nodeName: "worker-1", containers: [{ name: "agent", image, command: ["sleep", "infinity"] }] } });
+
+  it("take the pull delay between Pulling and Pulled", async () => {
+    sim = await startSimFixture({ imagePullMs: 5_000 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: podOn("first", "busybox:1.36") });
+    await readyPod(sim, "first");
+    const events = await eventsOf(sim, "first");
+    const at = (reason: string) => new Date(events.find((event) => event.reason === reason)!.firstTimestamp!).getTime();
+    expect(at("Pulled") - at("Pulling")).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it("find the image already present for a second pod on the same node", async () => {
+    sim = await startSimFixture({ imagePullMs: 5_000 });
+    await sim.core.createNamespacedPod({ namespace: "default", body: podOn("first", "busybox:1.36") });
+    await readyPod(sim, "first");
+    await sim.core.createNamespacedPod({ namespace: "default", body: podOn("second", "busybox:1.36") });
+    await readyPod(sim, "second");
+    const pulls = (await eventsOf(sim, "second")).filter((event) => event.reason === "Pulling" || event.reason === "Pulled");
+    expect(pulls.map((event) => [event.reason, event.message])).toEqual([["Pulled", 'Container image "busybox:1.36" already present on machine']]);
+  });
+});
+
+describe("init containers", () => {
+  const initialized = {
+    metadata: { name: "initialized" },
+    spec: {
+      nodeName: "worker-1",
+      initContainers: [{ name: "prepare", image: "busybox", command: ["sh", "-c", "echo ready > /work/marker"], volumeMounts: [{ name: "work", mountPath: "/work" }] }],
+      containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"], volumeMounts: [{ name: "work", mountPath: "/work" }] }],
+      volumes: [{ name: "work", emptyDir: {} }],
+    },
+  };
+
+  it("run to completion before the main container is created", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: initialized });
+    await readyPod(sim, "initialized");
+    const lifecycle = (await eventsOf(sim, "initialized")).filter((event) => event.reason === "Created" || event.reason === "Started").map((event) => event.message);
+    expect(lifecycle).toEqual(["Created container: prepare", "Started container prepare", "Created container: agent", "Started container agent"]);
+  });
+
+  it("are reported Completed and the pod Initialized once the main container runs", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: initialized });
+    const pod = await readyPod(sim, "initialized");
+    expect([pod.status!.initContainerStatuses![0]!.state!.terminated!.reason, podCondition(pod, "Initialized")?.status]).toEqual(["Completed", "True"]);
+  });
+
+  it("leave what they wrote for the main container", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: initialized });
+    await readyPod(sim, "initialized");
+    expect((await execIn(sim.config, "default", "initialized", ["cat", "/work/marker"])).stdout).toBe("ready\n");
+  });
+});
+
 describe("kubelet pressure eviction", () => {
   it("leaves the pod Failed/Evicted with DisruptionTarget/TerminationByKubelet", async () => {
     sim = await startSimFixture();
@@ -108,10 +171,7 @@ describe("the pod garbage collector", () => {
 });
 
 describe("events", () => {
-  const reasonsFor = async (fixture: SimFixture, name: string) =>
-    (await fixture.core.listNamespacedEvent({ namespace: "default", fieldSelector: `involvedObject.name=${name}` })).items
-      .sort((a, b) => Number(a.metadata!.resourceVersion) - Number(b.metadata!.resourceVersion))
-      .map((event) => event.reason);
+  const reasonsFor = async (fixture: SimFixture, name: string) => (await eventsOf(fixture, name)).map((event) => event.reason);
 
   it("tell a pod's life as the scheduler and kubelet do, from Scheduled to Killing", async () => {
     sim = await startSimFixture({ imagePullMs: 50 });

@@ -118,11 +118,15 @@ export class Kubelet implements Reconciler {
   private async start(pod: StoredObject, runtime: PodRuntime): Promise<void> {
     const nodeName = nodeNameOf(pod)!;
     const alive = () => this.current(runtime) !== undefined && !runtime.terminating;
+    const initNames = list(record(pod.spec).initContainers).map((container) => String(container.name));
     this.updateStatus(runtime, (next) => {
       Object.assign(status(next), { hostIP: this.hostIp(nodeName), startTime: timestamp(this.options.clock.now()) });
       const now = timestamp(this.options.clock.now());
       setCondition(next, { type: "PodReadyToStartContainers", status: "False" }, now);
-      setCondition(next, { type: "Initialized", status: "False", reason: "ContainersNotInitialized", message: "containers with incomplete status: [workspace-init]" }, now);
+      // A pod without init containers is Initialized from the start, as the kubelet reports it.
+      setCondition(next, initNames.length === 0
+        ? { type: "Initialized", status: "True" }
+        : { type: "Initialized", status: "False", reason: "ContainersNotInitialized", message: `containers with incomplete status: [${initNames.join(" ")}]` }, now);
       setCondition(next, { type: "Ready", status: "False", reason: "ContainersNotReady" }, now);
       setCondition(next, { type: "ContainersReady", status: "False", reason: "ContainersNotReady" }, now);
     });
