@@ -198,6 +198,25 @@ describe("a Sandbox", () => {
     expect((await execIn(sim.config, "default", "box-ephemeral", ["sh", "-c", "test -e /sandbox/lost.txt"])).exitCode).toBe(1);
   });
 
+  it("suspended through v1alpha1 with replicas: 0 loses its pod, keeps its claim, and is back with replicas: 1", async () => {
+    await createSandbox("box-replicas");
+    const first = await readyPod("box-replicas");
+    const scale = (replicas: number) =>
+      sim.custom.patchNamespacedCustomObject({ ...sandboxes, version: "v1alpha1", name: "box-replicas", body: { spec: { replicas } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await scale(0);
+    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-replicas" }));
+    const claimWhileSuspended = await sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-replicas" });
+    await scale(1);
+    const back = await readyPod("box-replicas");
+    expect([claimWhileSuspended.status!.phase, back.metadata!.uid !== first.metadata!.uid]).toEqual(["Bound", true]);
+  });
+
+  it("mounts its template claim in place of a pod volume of the same name", async () => {
+    await createSandbox("box-replaced", { volumes: [{ name: "workspace", emptyDir: {} }] });
+    const pod = await readyPod("box-replaced");
+    expect(pod.spec!.volumes!.filter((volume) => volume.name === "workspace")).toEqual([{ name: "workspace", persistentVolumeClaim: { claimName: "workspace-box-replaced" } }]);
+  });
+
   it("takes its pod and claims with it when deleted", async () => {
     await createSandbox("box-delete");
     await readyPod("box-delete");
@@ -206,3 +225,34 @@ describe("a Sandbox", () => {
     await gone(() => sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-delete" }));
   });
 });
+
+describe("a Sandbox the API server refuses", () => {
+  it("without spec.podTemplate is a 422 whose cause names the field", async () => {
+    const { podTemplate: _dropped, ...spec } = aSandbox({ name: "box-templateless" }).spec;
+    const failure = await failureOf(sim.custom.createNamespacedCustomObject({ ...sandboxes, body: { ...aSandbox({ name: "box-templateless" }), spec } }));
+    expect([failure.code, failure.causes]).toEqual([422, expect.arrayContaining([{ reason: "FieldValueRequired", field: "spec.podTemplate", message: "Required value" }])]);
+  });
+
+  it("changing its volumeClaimTemplates is a 422 with the CRD's message", async () => {
+    await createSandbox("box-immutable");
+    const failure = await failureOf(
+      sim.custom.patchNamespacedCustomObject(
+        { ...sandboxes, name: "box-immutable", body: { spec: { volumeClaimTemplates: [{ metadata: { name: "other" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }] } } },
+        setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+      ),
+    );
+    expect([failure.code, failure.causes]).toEqual([422, [{ reason: "FieldValueInvalid", field: "spec", message: 'Invalid value: "object": volumeClaimTemplates is immutable' }]]);
+  });
+});
+
+/** The code and Status causes of a refused call. */
+async function failureOf(call: Promise<unknown>): Promise<{ code: number; causes: unknown[] }> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof ApiException)) throw error;
+    const body = JSON.parse(String(error.body)) as { details?: { causes?: unknown[] } };
+    return { code: error.code, causes: body.details?.causes ?? [] };
+  }
+  throw new Error("expected the call to be refused");
+}
