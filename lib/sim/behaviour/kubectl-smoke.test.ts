@@ -5,29 +5,23 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../testing/eventually.ts";
+import { findKubectl } from "../testing/kubectl.ts";
 import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
 
 // A stock kubectl against the simulated cluster: get, describe, exec, cordon, drain, delete.
-// Skipped, with the reason printed, where kubectl is not installed.
+// Runs the kubectl on PATH, else the one the real-control-plane build cached; skipped, with the
+// reason printed, where there is neither.
 
 const run = promisify(execFile);
 
-async function kubectlPath(): Promise<string | null> {
-  try {
-    await run("kubectl", ["version", "--client"]);
-    return "kubectl";
-  } catch {
-    return null;
-  }
-}
-
-const kubectl = await kubectlPath();
-if (!kubectl) console.warn("kubectl smoke tests skipped: kubectl is not on this machine's PATH");
+const found = await findKubectl();
+const kubectl = "kubectl" in found ? found.kubectl : null;
+if ("missing" in found) console.warn(`kubectl smoke tests skipped: ${found.missing}`);
 
 describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
   let sim: SimFixture;
   let dataDir: string;
-  const k = async (...args: string[]) => (await run("kubectl", args, { env: { ...process.env, KUBECONFIG: path.join(dataDir, "kubeconfig") } })).stdout;
+  const k = async (...args: string[]) => (await run(kubectl!, args, { env: { ...process.env, KUBECONFIG: path.join(dataDir, "kubeconfig") } })).stdout;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "berth-kubectl-"));
