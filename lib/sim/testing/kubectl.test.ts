@@ -27,7 +27,7 @@ function cacheWithKubectl(): string {
   return cache;
 }
 
-const withoutKubectlOnPath = (cache: string) => ({ PATH: "/nonexistent", BERTH_CLUSTER_CACHE: cache });
+const withoutKubectlOnPath = (cache: string): NodeJS.ProcessEnv => ({ ...process.env, PATH: "/nonexistent", BERTH_CLUSTER_CACHE: cache });
 
 describe("finding kubectl", () => {
   it("falls back to the one the real-control-plane build cached", async () => {
