@@ -35,3 +35,27 @@ test("a sandbox's page has no serious accessibility violations", async ({ page }
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
+
+test("the page for an unknown sandbox has no serious accessibility violations", async ({ page }) => {
+  await page.goto("/sandboxes/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("heading", { level: 1, name: "No such sandbox" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("a sandbox's delete confirmation has no serious accessibility violations", async ({ page }) => {
+  await page.goto(`/sandboxes/${sandboxId}`);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("the drain preview and the maintenance confirmation have no serious accessibility violations", async ({ page, request }) => {
+  const { nodeName } = (await (await request.get(`/api/v1/sandboxes/${sandboxId}`)).json()) as { nodeName: string };
+  await page.goto("/nodes");
+  const card = page.getByRole("region", { name: nodeName, exact: true });
+  await card.getByRole("button", { name: "Preview a drain" }).click();
+  await card.getByRole("button", { name: "Start maintenance…" }).click();
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+

@@ -23,7 +23,7 @@ async function readySandbox(request: APIRequestContext, spec: Record<string, unk
   return sandbox!;
 }
 
-test("a drain of a node with a protected sandbox: the preview, the confirmation, live progress, the outcome and the history", async ({ page, request }) => {
+test("a drain of a node with a protected sandbox: the preview, the confirmation, live progress, the outcome and the history", async ({ page, request, context }) => {
   const sandbox = await readySandbox(request, {
     name: uniqueName(),
     // Portable storage lets it move; protection and a hook make maintenance checkpoint it first.
@@ -32,6 +32,12 @@ test("a drain of a node with a protected sandbox: the preview, the confirmation,
   });
   const node = sandbox.nodeName!;
   try {
+    // The sandbox's own page, open in another tab from before the run, must follow it live.
+    const sandboxPage = await context.newPage();
+    await sandboxPage.goto(`/sandboxes/${sandbox.id}`);
+    const chart = sandboxPage.getByRole("img", { name: /^Timeline:/ });
+    await expect(chart).toHaveAccessibleName(/^Timeline: 1 pod instance .*no disruptions; 0 checkpoints/);
+
     await page.goto("/nodes");
     const card = page.getByRole("region", { name: node, exact: true });
     await card.getByRole("button", { name: "Preview a drain" }).click();
@@ -70,6 +76,15 @@ test("a drain of a node with a protected sandbox: the preview, the confirmation,
     // As the preview said: it moved to another node.
     const moved = (await (await request.get(`/api/v1/sandboxes/${sandbox.id}`)).json()) as Sandbox;
     expect([moved.phase, moved.nodeName === node]).toEqual(["Ready", false]);
+
+    // The hook ran before the eviction, and what it wrote came along to the new node.
+    const read = await request.post(`/api/v1/sandboxes/${sandbox.id}/exec`, { data: { command: ["cat", "/sandbox/saved.txt"] } });
+    expect(((await read.json()) as { stdout: string }).stdout).toBe("saved\n");
+
+    // The sandbox's page drew the checkpoint, the drain and the recovery as they happened.
+    await expect(chart).toHaveAccessibleName(/2 pod instances .*1 disruption: NodeDrained.*recovered.*; 1 checkpoint/);
+    await expect(sandboxPage.getByRole("region", { name: "Timeline events, newest first" })).toContainText("CheckpointSucceeded");
+    await sandboxPage.close();
 
     // The history has the run, and the node is shown cordoned — all without a reload.
     const history = card.getByRole("table", { name: `Maintenance history of ${node}` });
