@@ -9,7 +9,8 @@ import { defineConfig } from "@playwright/test";
  * Each project gets a server of its own on a fresh data directory, so one project's sandboxes
  * never show up in another's pages: "console" checks the shell on an empty store, "api" drives
  * the HTTP API, "flows" walks through the console's user journeys (`*.flow.spec.ts`), which
- * create sandboxes and disrupt them. BERTH_E2E_PORT_BASE moves the three ports (default 3210),
+ * create sandboxes and disrupt them, and "no-default-class" runs on a cluster without a default
+ * StorageClass. BERTH_E2E_PORT_BASE moves the four ports (default 3210–3213),
  * so two checkouts can run their suites side by side. The config is evaluated again in each worker process; keeping the directories in
  * the environment makes workers see the same ones. The process that made them removes them when
  * it exits, after the web servers have been stopped.
@@ -20,6 +21,8 @@ const SERVERS = [
   { project: "console", port: PORT_BASE, testMatch: /shell\.spec\.ts/ },
   { project: "api", port: PORT_BASE + 1, testMatch: /api\.spec\.ts/ },
   { project: "flows", port: PORT_BASE + 2, testMatch: /\.flow\.spec\.ts/ },
+  // A cluster with no default StorageClass, as some clusters are: what the console says there.
+  { project: "no-default-class", port: PORT_BASE + 3, testMatch: /\.no-default-class\.spec\.ts/, env: { BERTH_SIM_DEFAULT_STORAGE_CLASS: "none" } },
 ] as const;
 
 function dataDirFor(project: string): string {
@@ -64,12 +67,12 @@ export default defineConfig({
     ...(project === "flows" ? { timeout: 60_000 } : {}),
     use: { ...chromium, baseURL: `http://127.0.0.1:${port}` },
   })),
-  webServer: SERVERS.map(({ project, port }) => ({
+  webServer: SERVERS.map(({ project, port, ...server }) => ({
     command: `npx next start -H 127.0.0.1 -p ${port}`,
     // Ready when the health route answers: that also means the store has been opened.
     url: `http://127.0.0.1:${port}/api/health`,
     // The embedded defaults, whatever the calling shell has configured.
-    env: { BERTH_DATA_DIR: dataDirFor(project), DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20" },
+    env: { BERTH_DATA_DIR: dataDirFor(project), DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", ...("env" in server ? server.env : {}) },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "pipe" as const,
