@@ -68,6 +68,8 @@ export async function benchSimulatedCluster(): Promise<SimBenchResult> {
     const measurements = [
       await measure(`list ${SANDBOXES} pods`, 15, () => core.listNamespacedPod({ namespace: "default" })),
       await measure(`list ${SANDBOXES} sandboxes`, 15, () => custom.listNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes" })),
+      await measure(`list ${SANDBOXES} persistentvolumeclaims`, 15, () => core.listNamespacedPersistentVolumeClaim({ namespace: "default" })),
+      await measure(`list ${SANDBOXES} persistentvolumes`, 15, () => core.listPersistentVolume()),
       await measure("list pods by label (1 match)", 30, () => core.listNamespacedPod({ namespace: "default", labelSelector: "agents.x-k8s.io/sandbox-name-hash=00000abc" })),
       await measure("list pods on one node (fieldSelector)", 15, () => core.listPodForAllNamespaces({ fieldSelector: "spec.nodeName=worker-1" })),
       await measure("list 500 pods (limit)", 30, () => core.listNamespacedPod({ namespace: "default", limit: 500 })),
