@@ -40,10 +40,13 @@ export const drainReportSchema = z.object({
   node: z.string(),
   cordoned: z.boolean(),
   evicted: z.array(z.string()),
-  /** Refused before eviction (an emptyDir without --delete-emptydir-data). */
+  /** Refused before eviction (an emptyDir without --delete-emptydir-data, no controller without --force); kubectl's reasons are in the log. */
   refused: z.array(z.string()),
   /** Their budget kept refusing the eviction until the timeout. */
   blocked: z.array(z.string()),
+  /** Evicted, but still not gone at the timeout (a long grace period, a lost node). */
+  terminating: z.array(z.string()),
+  /** Every pod on the node was evicted and is gone. */
   completed: z.boolean(),
   log: z.array(z.string()),
 });

@@ -10,14 +10,19 @@ const list = (keys: string[]) => keys.join(", ");
 /** A drain's report in one sentence, kubectl's outcome first. */
 export function describeDrain(report: DrainReport): string {
   if (report.refused.length > 0) {
-    return `The drain of ${report.node} was refused: ${list(report.refused)} use local storage (emptyDir) and would lose it; nothing was evicted, but the node is cordoned.`;
+    // kubectl's own reasons, e.g. "cannot delete Pods with local storage (use --delete-emptydir-data to override)".
+    const reasons = report.log.filter((line) => line.startsWith("error: unable to drain")).map((line) => line.replace(/^error: unable to drain node "[^"]*" due to error: /, ""));
+    return `The drain of ${report.node} was refused for ${list(report.refused)}: ${reasons.join("; ") || "kubectl would not evict them"}. Nothing was evicted, but the node is cordoned.`;
   }
   if (report.blocked.length > 0) {
     const evicted = report.evicted.length > 0 ? `${list(report.evicted)} evicted; ` : "";
     return `The drain of ${report.node} gave up: ${evicted}${list(report.blocked)} blocked — a PodDisruptionBudget (a protected sandbox) kept refusing the eviction until the timeout. The node stays cordoned; the protected pods keep running on it.`;
   }
+  if (report.terminating.length > 0) {
+    return `The drain of ${report.node} timed out: ${list(report.terminating)} evicted but still terminating (a long grace period, or a node that is down). The node stays cordoned; they go once their grace period ends or their node answers.`;
+  }
   if (report.evicted.length === 0) return `${report.node} drained: nothing to evict. It is cordoned.`;
-  return `${report.node} drained: ${list(report.evicted)} evicted; their controllers recreate them on other nodes (or here, once uncordoned, if their volume is pinned to it). The node stays cordoned.`;
+  return `${report.node} drained: ${list(report.evicted)} evicted and gone; their controllers recreate them on other nodes (or here, once uncordoned, if their volume is pinned to it). The node stays cordoned.`;
 }
 
 export async function runNodeAction(client: SimulatorClient, node: string, action: SimulatorNodeAction, drainOptions: SimulatorDrainOptions): Promise<SimulatorActionResult> {
