@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 // Every action on every page is reachable with the Tab key alone: each visible control that
@@ -72,4 +72,62 @@ test("a drain preview's controls are reachable with Tab once it is open", async 
   await card.getByRole("button", { name: "Preview a drain" }).click();
   await expect(card.getByRole("button", { name: "Start maintenance…" })).toBeVisible();
   expect(await missedByTab(page)).toEqual([]);
+});
+
+// Carrying actions out, not only reaching them: Tab to the control, then Enter or Space.
+
+async function readySandbox(request: APIRequestContext, name: string): Promise<{ id: string; name: string }> {
+  const created = await request.post("/api/v1/sandboxes", { data: { name } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 30_000 }).toBe("Ready");
+  return { id, name };
+}
+
+/** Presses Tab from the top of the page until the control has the focus. */
+async function tabTo(page: Page, control: Locator) {
+  await expect(control).toBeEnabled();
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (let press = 0; press < 60; press++) {
+    await page.keyboard.press("Tab");
+    if (await control.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`Tab never reached ${control}`);
+}
+
+test("Checkpoint on a sandbox's page is carried out with the keyboard alone", async ({ page, request }) => {
+  const sandbox = await readySandbox(request, `keys-checkpoint-${Date.now().toString(36)}`);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await tabTo(page, page.getByRole("button", { name: "Checkpoint", exact: true }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Status" })).toContainText("Checkpoint Succeeded");
+  await expect(page.getByRole("table", { name: "Checkpoints" }).getByRole("row").filter({ hasText: "Manual" })).toContainText("Succeeded");
+});
+
+test("the delete confirmation opens with Space, takes the focus, and Escape cancels it, giving the focus back", async ({ page, request }) => {
+  const sandbox = await readySandbox(request, `keys-escape-${Date.now().toString(36)}`);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  const remove = page.getByRole("button", { name: "Delete", exact: true });
+  await tabTo(page, remove);
+  await page.keyboard.press("Space");
+  const dialog = page.getByRole("alertdialog", { name: `Delete sandbox ${sandbox.name}?` });
+  await expect(dialog.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(remove).toBeFocused();
+  await expect(page.getByRole("region", { name: "Status" }).getByText("Ready", { exact: true })).toBeVisible();
+});
+
+test("Delete, confirmed with the keyboard alone, deletes the sandbox and returns to the Sandboxes list", async ({ page, request }) => {
+  const sandbox = await readySandbox(request, `keys-delete-${Date.now().toString(36)}`);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await tabTo(page, page.getByRole("button", { name: "Delete", exact: true }));
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: `Delete sandbox ${sandbox.name}?` });
+  await expect(dialog.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: `Delete ${sandbox.name}` })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/sandboxes$/);
+  await expect(page.getByRole("rowheader", { name: sandbox.name })).toHaveCount(0);
 });

@@ -30,7 +30,31 @@ async function run(page: Page, line: string) {
   return page.getByRole("list", { name: /^Commands run this visit/ }).getByRole("listitem", { name: `$ ${line}` });
 }
 
+type Observed = Sandbox & { phase: string; podUid: string | null; nodeName: string | null };
+
+const read = async (request: APIRequestContext, id: string) => (await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as Observed;
+
+/** Disrupts the sandbox's pod through the Simulator API, as the Simulator page does. */
+async function simulate(request: APIRequestContext, sandbox: Sandbox, action: "delete" | "kubelet-evict" | "preempt") {
+  const response = await request.post(`/api/v1/simulator/pods/${sandbox.namespace}/${sandbox.name}/${action}`);
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** A sandbox whose policy leaves a Failed pod alone, once the kubelet has evicted its pod: it waits for someone to recover it. */
+async function evictedSandbox(request: APIRequestContext): Promise<Sandbox> {
+  const sandbox = await readySandbox(request, { disruptionPolicy: { autoRecoverFailedPods: false } });
+  await simulate(request, sandbox, "kubelet-evict");
+  await expect.poll(async () => (await read(request, sandbox.id)).phase, { timeout: 30_000 }).toBe("Disrupted");
+  return sandbox;
+}
+
 const status = (page: Page) => page.getByRole("region", { name: "Status" });
+/** The cells of a condition's row in the Conditions table: status, reason, message, last transition. */
+const conditionCells = (page: Page, type: string) =>
+  page.getByRole("table", { name: "Conditions" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: type, exact: true }) }).getByRole("cell");
+/** The value beside a term in one of the page's facts panels. */
+const fact = (page: Page, panel: string, term: string) =>
+  page.getByRole("region", { name: panel }).getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }).locator("xpath=..").getByRole("definition");
 const chart = (page: Page) => page.getByRole("img", { name: /^Timeline:/ });
 const events = (page: Page) => page.getByRole("region", { name: "Timeline events, newest first" });
 
@@ -89,6 +113,55 @@ test("a deleted pod adds a second lane and a recovery span without a reload, and
   await expect(events(page)).toContainText("Recovered");
   await expect(status(page).getByText("Ready", { exact: true })).toBeVisible();
   await expect((await run(page, "cat /sandbox/note.txt")).getByLabel("Standard output")).toHaveText("hello");
+});
+
+test("a sandbox whose policy turns auto-recovery off says, once the kubelet evicts its pod, that it waits to be recovered, and offers Recover", async ({ page, request }) => {
+  const sandbox = await readySandbox(request, { disruptionPolicy: { autoRecoverFailedPods: false } });
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  const recover = page.getByRole("button", { name: "Recover", exact: true });
+  await expect(recover).toBeDisabled();
+
+  await simulate(request, sandbox, "kubelet-evict");
+  await expect(status(page).getByText("Disrupted", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(status(page)).toContainText("ResourcePressure");
+  await expect(status(page)).toContainText("otherwise recover it");
+  await expect(conditionCells(page, "Recovering")).toContainText(["False", "NotReplaced"]);
+  await expect(recover).toBeEnabled();
+});
+
+test("Recover brings a kubelet-evicted sandbox back to Ready without a reload, and the timeline records the recovery", async ({ page, request }) => {
+  const sandbox = await evictedSandbox(request);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await page.getByRole("button", { name: "Recover", exact: true }).click();
+  await expect(status(page)).toContainText("Recovery requested");
+  await expect(status(page).getByText("Ready", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(events(page)).toContainText("RecoveryRequested");
+  await expect(events(page)).toContainText("Recovered");
+  await expect(chart(page)).toHaveAccessibleName(/2 pod instances .*1 disruption: ResourcePressure .*recovered/);
+});
+
+test("while a deleted pod terminates, the conditions say Disrupted by PodDeleted and a replacement pending", async ({ page, request }) => {
+  // A long grace period (600 s simulated, 30 s here) holds the sandbox in the disruption.
+  const sandbox = await readySandbox(request, { disruptionPolicy: { terminationGracePeriodSeconds: 600 } });
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await expect(conditionCells(page, "Disrupted")).toContainText(["False", "NoDisruption"]);
+  await simulate(request, sandbox, "delete");
+  await expect(conditionCells(page, "Disrupted")).toContainText(["True", "PodDeleted"], { timeout: 15_000 });
+  await expect(conditionCells(page, "Recovering")).toContainText(["True", "ReplacementPending"]);
+});
+
+test("after a pod deletion, Identity names the previous pod UID and node, and the conditions say how the disruption ended", async ({ page, request }) => {
+  const sandbox = await readySandbox(request);
+  const before = await read(request, sandbox.id);
+  await page.goto(`/sandboxes/${sandbox.id}`);
+  await expect(fact(page, "Identity", "Previous pod UID")).toHaveText("none");
+
+  await simulate(request, sandbox, "delete");
+  await expect(fact(page, "Identity", "Previous pod UID")).toHaveText(before.podUid!, { timeout: 30_000 });
+  await expect(fact(page, "Identity", "Previous node")).toHaveText(before.nodeName!);
+  await expect(fact(page, "Identity", "Pod UID")).not.toHaveText(before.podUid!);
+  await expect(conditionCells(page, "Disrupted")).toContainText(["False", "Recovered"]);
+  await expect(conditionCells(page, "Recovering")).toContainText(["False", "Recovered"]);
 });
 
 test("Delete names the claim it removes, and once confirmed returns to the Sandboxes list", async ({ page, request }) => {

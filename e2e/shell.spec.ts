@@ -136,6 +136,32 @@ test("on embedded defaults, /api/health reports the embedded simulated cluster, 
 
 // These create sandboxes, so they come after the tests of a fresh data directory.
 
+/**
+ * The start of a real event stream, then its end, as a dropped connection looks to the browser:
+ * the server's replay of every stored event (lastEventId=0), read until it has sent one.
+ */
+async function openingOfStream(baseURL: string): Promise<string> {
+  const abort = new AbortController();
+  const response = await fetch(`${baseURL}/api/v1/events?lastEventId=0`, { signal: abort.signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!(text.includes("event: timeline") && text.endsWith("\n\n"))) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  abort.abort();
+  return text;
+}
+
+/** The browser's next connection to the stream waits until released: the stream is down meanwhile. */
+function holdReconnection() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { firstServed: false, released, release };
+}
+
 test.describe("the Sandboxes page, live", () => {
   test("shows that updates are live", async ({ page }) => {
     await page.goto("/sandboxes");
@@ -151,6 +177,29 @@ test.describe("the Sandboxes page, live", () => {
     // The refused stream is logged by the browser, as it should be; nothing else may be.
     const expected = (error: string) => error.includes("503") || error.includes("EventSource");
     browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !expected(error)));
+  });
+
+  test("after its event stream ends, says it is interrupted, comes back Live, and shows a sandbox created meanwhile without a reload", async ({ page, request, baseURL }) => {
+    // Something to replay, so the first connection has real events to deliver.
+    expect((await request.post("/api/v1/sandboxes", { data: { name: `before-${Date.now().toString(36)}` } })).status()).toBe(201);
+    const reconnect = holdReconnection();
+    await page.route("**/api/v1/events*", async (route) => {
+      if (!reconnect.firstServed) {
+        reconnect.firstServed = true;
+        await route.fulfill({ status: 200, contentType: "text/event-stream", body: await openingOfStream(baseURL!) });
+      } else {
+        await reconnect.released;
+        await route.continue();
+      }
+    });
+    await page.goto("/sandboxes");
+    await expect(page.getByRole("status").filter({ hasText: "interrupted" })).toBeVisible();
+
+    const name = `meanwhile-${Date.now().toString(36)}`;
+    expect((await request.post("/api/v1/sandboxes", { data: { name } })).status()).toBe(201);
+    reconnect.release();
+    await expect(page.getByRole("status").filter({ hasText: /^Live$/ })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole("rowheader", { name })).toBeVisible({ timeout: 15_000 });
   });
 
   test("shows a sandbox created elsewhere without a reload, and follows it to Ready", async ({ page, request }) => {

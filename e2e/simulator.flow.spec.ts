@@ -16,8 +16,8 @@ interface Sandbox {
 let counter = 0;
 const uniqueName = () => `sim-${Date.now().toString(36)}-${++counter}`;
 
-async function readySandbox(request: APIRequestContext): Promise<Sandbox> {
-  const created = await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), workspace: { claim: { storageClassName: "portable" } } } });
+async function readySandbox(request: APIRequestContext, spec: Record<string, unknown> = {}): Promise<Sandbox> {
+  const created = await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), workspace: { claim: { storageClassName: "portable" } }, ...spec } });
   const { id } = (await created.json()) as { id: string };
   let sandbox: Sandbox | undefined;
   await expect.poll(async () => (sandbox = (await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as Sandbox).phase, { timeout: 30_000 }).toBe("Ready");
@@ -82,5 +82,50 @@ test("losing a node and restoring it: the node's state and its sandbox change li
     await expect(podRow(page, sandbox.name).getByText("Ready", { exact: true })).toBeVisible({ timeout: 40_000 });
   } finally {
     await request.post(`/api/v1/simulator/nodes/${node}/restore`);
+  }
+});
+
+test("cordoning a node from the Simulator marks it Cordoned, and uncordoning clears it, live", async ({ page, request }) => {
+  const node = "worker-1";
+  await page.goto("/simulator");
+  const card = page.getByRole("region", { name: node, exact: true });
+  try {
+    await card.getByRole("button", { name: `Cordon ${node}`, exact: true }).click();
+    await expect(card.getByText("Cordoned", { exact: true })).toBeVisible();
+    await expect(card.getByRole("status", { name: `Last action on ${node}` })).toContainText(`${node} is cordoned`);
+
+    await card.getByRole("button", { name: `Uncordon ${node}`, exact: true }).click();
+    await expect(card.getByText("Cordoned", { exact: true })).toHaveCount(0);
+    await expect(card.getByRole("button", { name: `Cordon ${node}`, exact: true })).toBeVisible();
+  } finally {
+    await request.post(`/api/v1/simulator/nodes/${node}/uncordon`);
+  }
+});
+
+test("kubelet-evicting a sandbox's pod from the Simulator shows the sandbox Disrupted by ResourcePressure", async ({ page, request }) => {
+  // With auto-recovery off the Failed pod stays, and so does the reason.
+  const sandbox = await readySandbox(request, { disruptionPolicy: { autoRecoverFailedPods: false } });
+  try {
+    await page.goto("/simulator");
+    await podRow(page, sandbox.name).getByRole("button", { name: `Kubelet-evict default/${sandbox.name}` }).click();
+    await expect(page.getByRole("status", { name: `Last action on ${sandbox.nodeName}` })).toContainText("under memory pressure");
+    await expect(podRow(page, sandbox.name).getByText("ResourcePressure", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(podRow(page, sandbox.name).getByText("Disrupted", { exact: true })).toBeVisible();
+  } finally {
+    await request.delete(`/api/v1/sandboxes/${sandbox.id}`);
+  }
+});
+
+test("preempting a sandbox's pod from the Simulator shows the sandbox Disrupted by Preempted", async ({ page, request }) => {
+  // A long grace period (600 s simulated, 30 s here) keeps the preempted pod, and the reason, in view.
+  const sandbox = await readySandbox(request, { disruptionPolicy: { terminationGracePeriodSeconds: 600 } });
+  try {
+    await page.goto("/simulator");
+    await podRow(page, sandbox.name).getByRole("button", { name: `Preempt default/${sandbox.name}` }).click();
+    await expect(page.getByRole("status", { name: `Last action on ${sandbox.nodeName}` })).toContainText("preempted");
+    await expect(podRow(page, sandbox.name).getByText("Preempted", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(podRow(page, sandbox.name).getByText("Disrupted", { exact: true })).toBeVisible();
+  } finally {
+    await request.delete(`/api/v1/sandboxes/${sandbox.id}`);
   }
 });

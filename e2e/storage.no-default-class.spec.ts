@@ -35,3 +35,12 @@ test("a sandbox made on the default class anyway says its claim is Pending, and 
   await page.goto(`/sandboxes/${id}`);
   await expect(page.getByRole("main")).toContainText("no persistent volumes available for this claim and no storage class is set", { timeout: 30_000 });
 });
+
+test("the Volumes page shows a claim on the default class as Pending, with the binder's reason", async ({ page, request }) => {
+  const name = `unbound-${Date.now().toString(36)}`;
+  expect((await request.post("/api/v1/sandboxes", { data: { name } })).status()).toBe(201);
+  await page.goto("/volumes");
+  const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^workspace-${name}\\b`) }) });
+  // Cells: sandbox, ownership, binding, class, size, node pinning, state, actions.
+  await expect(row.getByRole("cell").nth(2)).toHaveText(/^Pending\s*no persistent volumes available for this claim and no storage class is set/, { timeout: 30_000 });
+});

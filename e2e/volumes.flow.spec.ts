@@ -83,3 +83,16 @@ test("a claim grows where its StorageClass allows expansion, and is not offered 
     for (const id of ids) await request.delete(`/api/v1/sandboxes/${id}`);
   }
 });
+
+test("a bound claim on node-pinned storage shows Bound and the node it is pinned to", async ({ page, request }) => {
+  const name = uniqueName("bound");
+  const id = await createSandbox(request, { name, workspace: { claim: { storageClassName: "local-path" } } });
+  let node: string | null = null;
+  await expect.poll(async () => (node = ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { nodeName: string | null }).nodeName), { timeout: 30_000 }).not.toBeNull();
+  await page.goto("/volumes");
+  const cells = rowOf(page, `workspace-${name}`).getByRole("cell");
+  // Cells: sandbox, ownership, binding, class, size, node pinning, state, actions.
+  await expect(cells.nth(2)).toHaveText("Bound", { timeout: 20_000 });
+  await expect(cells.nth(3)).toHaveText("local-path");
+  await expect(cells.nth(5)).toHaveText(node!);
+});
