@@ -56,6 +56,15 @@ async function seedSandboxes(clusterServer: string): Promise<void> {
   }
 }
 
+/** One sandbox made through Berth's API (ephemeral: no claim to wait for), Ready; its id. */
+async function createOneSandbox(): Promise<string> {
+  const created = await fetch(`${BASE}/api/v1/sandboxes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "bench-detail", workspace: { backend: "ephemeral" } }) });
+  if (created.status !== 201) throw new Error(`creating the detail page's sandbox answered ${created.status}: ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  await waitFor("the detail page's sandbox to be Ready", async () => (((await (await fetch(`${BASE}/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase === "Ready" ? true : undefined));
+  return id;
+}
+
 async function listedCount(): Promise<number> {
   let count = 0;
   let cursor: string | null = null;
@@ -163,6 +172,13 @@ try {
     const size = await firstLoadJs(browser, pathname);
     console.log(`| ${pathname} | ${kib(size.transferred)} | ${kib(size.decoded)} | ${size.firstPaintMs.toFixed(0)} |`);
   }
+  // The detail page needs a sandbox to show: one, with its timeline, conditions and actions,
+  // deleted again so the 1,000-row workload below is exactly 1,000.
+  const detailId = await createOneSandbox();
+  const detail = await firstLoadJs(browser, `/sandboxes/${detailId}`);
+  console.log(`| /sandboxes/[id] (one sandbox) | ${kib(detail.transferred)} | ${kib(detail.decoded)} | ${detail.firstPaintMs.toFixed(0)} |`);
+  await fetch(`${BASE}/api/v1/sandboxes/${detailId}`, { method: "DELETE" });
+  await waitFor("the detail page's sandbox to leave the list", async () => ((await listedCount()) === 0 ? true : undefined));
 
   const seedStarted = performance.now();
   await seedSandboxes(health.cluster.server);
