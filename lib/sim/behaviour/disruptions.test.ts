@@ -312,6 +312,17 @@ describe("a cluster with no default StorageClass", () => {
     expect([claim.status!.phase, event.message]).toEqual(["Pending", "no persistent volumes available for this claim and no storage class is set"]);
   });
 
+  it("keeps a sandbox's pod Pending, unscheduled, with its claim", async () => {
+    sim = await startSimFixture({ defaultStorageClass: null });
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name: "stuck" }) });
+    const pod = await eventually(async () => {
+      const found = await sim!.core.readNamespacedPod({ namespace: "default", name: "stuck" });
+      if (podCondition(found, "PodScheduled")?.status !== "False") throw new Error("not judged by the scheduler yet");
+      return found;
+    });
+    expect([pod.status!.phase, pod.spec!.nodeName, podCondition(pod, "PodScheduled")?.reason]).toEqual(["Pending", undefined, "Unschedulable"]);
+  });
+
   it("binds a WaitForFirstConsumer claim on the node its first pod is scheduled to", async () => {
     sim = await startSimFixture();
     const pod = await sandboxWithReadyPod("wffc");

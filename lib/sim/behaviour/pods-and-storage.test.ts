@@ -63,6 +63,19 @@ describe("pod termination", () => {
     });
     expect((await execIn(sim.config, "default", "hooked", ["cat", "/sandbox/prestop.txt"])).stdout).toBe("saved\n");
   });
+  it("counts the preStop hook against the grace period: a hook that outlasts it is cut off", async () => {
+    sim = await startSimFixture({ clockScale: 10 });
+    const hook = { preStop: { exec: { command: ["sh", "-c", "sleep 60"] } } };
+    await sim.core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "hooked-long" }, spec: { terminationGracePeriodSeconds: 3, containers: [{ name: "agent", image: "busybox", command: ["sleep", "infinity"], lifecycle: hook }] } } });
+    await readyPod(sim, "hooked-long");
+    const began = Date.now();
+    await sim.core.deleteNamespacedPod({ namespace: "default", name: "hooked-long" });
+    await eventually(async () => {
+      if ((await status(sim!.core.readNamespacedPod({ namespace: "default", name: "hooked-long" }))) !== 404) throw new Error("still there");
+    }, { timeoutMs: 5_000 });
+    // 3 simulated seconds at 10× is 0.3 s; the 60 s hook would have been 6 s.
+    expect(Date.now() - began).toBeLessThan(3_000);
+  });
 });
 
 describe("an exec session", () => {
