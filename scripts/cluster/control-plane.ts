@@ -21,6 +21,8 @@ export interface ControlPlane {
   server: string;
   /** Runs the control plane's own kubectl with the admin kubeconfig; throws with its output on failure. */
   kubectl(args: string[], input?: string): string;
+  /** The same, as kwok (which the admission policy on its pod deletes names). */
+  kubectlAsKwok(args: string[], input?: string): string;
   /** Every process started, for the check that none outlives stop(). */
   pids(): number[];
   /** Where each component's log is, for a failure report. */
@@ -43,6 +45,9 @@ export interface ControlPlaneOptions {
  * every client — Berth's watches among them — resumes its watches many times during the suite.
  */
 const WATCH_TIMEOUT_SECONDS = 15;
+
+/** kwok's own identity, so the admission policy for its deletes can name it. */
+const KWOK_USER = "berth-kwok";
 
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const log = options.log ?? ((line: string) => console.error(`control-plane: ${line}`));
@@ -83,11 +88,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     writeFileSync(path.join(pki, "service-account.key"), privateKey.export({ type: "pkcs1", format: "pem" }));
     writeFileSync(path.join(pki, "service-account.pub"), publicKey.export({ type: "spki", format: "pem" }));
-    // One static token for the admin and the control plane's own components (one kubeconfig):
-    // the suite under test gets its own identity (a service account's token) where RBAC is the point.
-    writeFileSync(path.join(pki, "tokens.csv"), `${token},berth-admin,berth-admin,"system:masters"\n`);
+    // One static token for the admin and the control plane's own components (one kubeconfig),
+    // and one for kwok, which the admission policy below names: the suite under test gets its own
+    // identity (a service account's token) where RBAC is the point.
+    const kwokToken = randomBytes(24).toString("hex");
+    writeFileSync(path.join(pki, "tokens.csv"), `${token},berth-admin,berth-admin,"system:masters"\n${kwokToken},${KWOK_USER},${KWOK_USER},"system:masters"\n`);
     const kubeconfigPath = path.join(dir, "admin.kubeconfig");
     writeFileSync(kubeconfigPath, kubeconfig(server, token, "berth-admin"));
+    const kwokKubeconfigPath = path.join(dir, "kwok.kubeconfig");
+    writeFileSync(kwokKubeconfigPath, kubeconfig(server, kwokToken, KWOK_USER));
     const auditLogPath = path.join(logDir, "audit.log");
     const auditPolicyPath = path.join(dir, "audit-policy.yaml");
     writeFileSync(auditPolicyPath, stringify({
@@ -130,6 +139,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     ]);
     await waitFor("kube-apiserver", () => httpsOk(`${server}/readyz`, token), 180_000);
     const kubectl = (args: string[], input?: string) => runKubectl(bin("kubectl"), kubeconfigPath, args, input);
+    const kubectlAsKwok = (args: string[], input?: string) => runKubectl(bin("kubectl"), kwokKubeconfigPath, args, input);
 
     log("starting kube-controller-manager and kube-scheduler");
     start("kube-controller-manager", [
@@ -137,6 +147,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       `--service-account-private-key-file=${path.join(pki, "service-account.key")}`,
       `--root-ca-file=${path.join(pki, "apiserver.crt")}`,
       "--use-service-account-credentials=false", "--profiling=false",
+      // kwok renews its nodes' leases from the same 2 loaded cores; a late renewal past the
+      // default 50 s marks a node NotReady and its pods Ready=False, and kwok (which readies only
+      // Pending pods) never readies them again, leaving a sandbox Recovering for good. The suite
+      // rehearses node loss on the embedded cluster only, so here a node is never given up on.
+      "--node-monitor-grace-period=10m",
     ]);
     start("kube-scheduler", [`--kubeconfig=${kubeconfigPath}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
 
@@ -147,10 +162,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await waitFor("the Sandbox CRD", () => Promise.resolve(trying(() => {
       if (!established()) throw new Error("not established");
     })), 60_000);
+    kubectl(["apply", "-f", "-"], kwokDeletesOnlyTerminatingPods().map((manifest) => `---\n${stringify(manifest)}`).join(""));
     const stages = path.join(dir, "kwok-stages.yaml");
     writeFileSync(stages, quickerStages(readFileSync(path.join(options.toolsDir, "share", "kwok-stages.yaml"), "utf8")));
     start("kwok", [
-      `--kubeconfig=${kubeconfigPath}`, `--config=${stages}`,
+      `--kubeconfig=${kwokKubeconfigPath}`, `--config=${stages}`,
       `--manage-nodes-with-annotation-selector=${clusterFixtures.kwokNodeAnnotation}`,
       // Exec and logs go to the node's address; nothing listens there, so they fail at once.
       "--node-ip=127.0.0.1", "--node-port=1", "--cidr=10.244.0.0/16",
@@ -167,13 +183,39 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await waitFor("the default service account", () => Promise.resolve(trying(() => kubectl(["get", "serviceaccount", "default", "-n", "default"]))), 60_000);
     log("ready");
 
-    return { kubeconfigPath, auditLogPath, server, kubectl, pids: () => children.map(({ child }) => child.pid!).filter(Boolean), logDir, stop };
+    return { kubeconfigPath, auditLogPath, server, kubectl, kubectlAsKwok, pids: () => children.map(({ child }) => child.pid!).filter(Boolean), logDir, stop };
   } catch (error) {
     log(`failed to start; component logs in ${logDir}`);
     options.keep = true;
     await stop();
     throw error;
   }
+}
+
+/**
+ * kwok (v0.8.0) deletes a pod at the end of its pod-delete stage by name, with no uid
+ * precondition, and now and then plays that stage twice. agent-sandbox makes the replacement
+ * under the same name within milliseconds of the first delete, so a late second delete removed
+ * the replacement — with no DisruptionTarget and grace 0, as no real kubelet would — and kwok's
+ * stages for that name could then leave the next pod never Ready. This policy lets kwok delete
+ * only pods that are already being deleted, which is all a kubelet ever finishes.
+ */
+export function kwokDeletesOnlyTerminatingPods(): Record<string, unknown>[] {
+  const name = "kwok-deletes-only-terminating-pods";
+  return [
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: {
+        failurePolicy: "Fail",
+        matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["DELETE"], resources: ["pods"] }] },
+        matchConditions: [{ name: "from-kwok", expression: `request.userInfo.username == "${KWOK_USER}"` }],
+        validations: [{ expression: "has(oldObject.metadata.deletionTimestamp)", message: "kwok may only finish the deletion of a pod that is being deleted; this one (a replacement under the same name) is not" }],
+      },
+    },
+    { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicyBinding", metadata: { name }, spec: { policyName: name, validationActions: ["Deny"] } },
+  ];
 }
 
 /**

@@ -2,7 +2,8 @@
 //
 //   1. build (once, cached) the control plane from the Go module proxy, and helm;
 //   2. start it: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok nodes, the
-//      agent-sandbox controller and its CRD (scripts/cluster/control-plane.ts);
+//      agent-sandbox controller and its CRD (scripts/cluster/control-plane.ts), and check that
+//      its guard on kwok's pod deletes holds;
 //   3. run the driver suite (lib/sandboxes/driver-suite) as cluster-admin;
 //   4. apply Berth's Helm chart, and run the suite again as the chart's service account, with a
 //      token from `kubectl create token`: the chart's RBAC must be enough;
@@ -92,6 +93,30 @@ function installChart(plane: ControlPlane, helm: string, kubernetesVersion: stri
   return { manifests, serviceAccountKubeconfig };
 }
 
+/**
+ * The control plane's guard on kwok's by-name deletes (kwokDeletesOnlyTerminatingPods) is in
+ * force: kwok cannot delete a pod nobody is deleting. Without it, a late duplicate delete could
+ * remove a replacement agent-sandbox made under the same name, and the suite would flake.
+ */
+function kwokDeletePolicyHolds(plane: ControlPlane): Outcome {
+  const name = "kwok-delete-guard";
+  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "default" }, spec: { containers: [{ name: "agent", image: "busybox" }] } };
+  try {
+    plane.kubectl(["create", "-f", "-"], JSON.stringify(pod));
+    let refusal: string | null = null;
+    try {
+      plane.kubectlAsKwok(["delete", "pod", name, "--namespace", "default", "--grace-period=0", "--wait=false"]);
+    } catch (error) {
+      refusal = (error as Error).message;
+    }
+    plane.kubectl(["delete", "pod", name, "--namespace", "default", "--grace-period=0", "--force", "--wait=false"]);
+    if (!refusal?.includes("kwok may only finish the deletion of a pod that is being deleted")) throw new Error(`kwok deleted a pod nobody was deleting${refusal ? `, or was refused for another reason: ${refusal}` : ""}`);
+    return { name: "kwok finishes only deletions under way", passed: 1, failed: 0, skipped: 0, failures: [], seconds: 0 };
+  } catch (error) {
+    return failedStep("kwok finishes only deletions under way", error);
+  }
+}
+
 function processesLeft(pids: number[]): number[] {
   return pids.filter((pid) => {
     try {
@@ -122,6 +147,7 @@ async function main(): Promise<Outcome[]> {
 
   const pids = plane.pids();
   try {
+    outcomes.push(kwokDeletePolicyHolds(plane));
     outcomes.push(vitest("driver suite as cluster-admin", ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }, plane.auditLogPath));
     let chart: ReturnType<typeof installChart> | undefined;
     try {
