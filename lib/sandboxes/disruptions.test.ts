@@ -37,9 +37,25 @@ const recoveredFrom = (before: SandboxRecord) => (record: SandboxRecord) => {
   if (!detailsOf(record).durableState) throw new Error("no durable-state verdict yet");
 };
 
-/** The reconciler of a console started again on the same store and cluster. */
-const aRestartedConsole = (world: ReconciledWorld) =>
-  new StatusReconciler({ connection: world.deps.connection, store: world.deps.store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight: new OperationsInFlight(), live: new LiveSandboxes() });
+/** Waits, with no console watching, for the cluster to have a Ready pod other than `before`'s. */
+async function replacedWhileUnwatched(world: ReconciledWorld, before: SandboxRecord): Promise<void> {
+  await eventually(async () => {
+    const pod = await world.deps.resources.readPod("default", before.name);
+    if (pod?.metadata?.uid === before.podUid) throw new Error("still the first pod");
+    if (!pod?.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error("replacement not Ready yet");
+  }, { timeoutMs: 20_000 });
+}
+
+/** A console started again on the same store and cluster, until it has seen `before` recover: the record and timeline then. */
+async function afterRestart(world: ReconciledWorld, before: SandboxRecord): Promise<{ after: SandboxRecord; events: TimelineEvent[] }> {
+  const next = new StatusReconciler({ connection: world.deps.connection, store: world.deps.store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight: new OperationsInFlight(), live: new LiveSandboxes() });
+  await next.start();
+  try {
+    return { after: await world.recordWhen(before.id, recoveredFrom(before)), events: await timelineOf(world, before.id) };
+  } finally {
+    next.stop();
+  }
+}
 
 describe("a drain of the node under a sandbox on node-pinned storage", () => {
   let world: ReconciledWorld;
@@ -223,18 +239,8 @@ describe("a console restarted in the middle of a disruption", () => {
     world.reconciler.stop();
     // While no console watches, the cluster recovers the sandbox.
     world.sim.faults.setUnschedulable(before.nodeName!, false);
-    await eventually(async () => {
-      const pod = await world.deps.resources.readPod("default", before.name);
-      if (!pod?.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error("replacement not Ready yet");
-    }, { timeoutMs: 20_000 });
-    const next = aRestartedConsole(world);
-    await next.start();
-    try {
-      after = await world.recordWhen(before.id, recoveredFrom(before));
-      events = await timelineOf(world, before.id);
-    } finally {
-      next.stop();
-    }
+    await replacedWhileUnwatched(world, before);
+    ({ after, events } = await afterRestart(world, before));
   }, 90_000);
   afterAll(() => world?.stop());
 
@@ -262,20 +268,9 @@ describe("a pod replaced while no console watched", () => {
     before = await markedSandbox(world, { name: "unwatched" });
     world.reconciler.stop();
     world.sim.faults.deletePod("default", before.name);
-    await eventually(async () => {
-      const pod = await world.deps.resources.readPod("default", before.name);
-      if (pod?.metadata?.uid === before.podUid) throw new Error("still the first pod");
-      if (!pod?.status?.conditions?.some((one) => one.type === "Ready" && one.status === "True")) throw new Error("replacement not Ready yet");
-    }, { timeoutMs: 20_000 });
+    await replacedWhileUnwatched(world, before);
     // The next look finds the sandbox Ready again, in a new pod: nothing in between was seen.
-    const next = aRestartedConsole(world);
-    await next.start();
-    try {
-      after = await world.recordWhen(before.id, recoveredFrom(before));
-      events = await timelineOf(world, before.id);
-    } finally {
-      next.stop();
-    }
+    ({ after, events } = await afterRestart(world, before));
   }, 90_000);
   afterAll(() => world?.stop());
 
