@@ -122,6 +122,11 @@ describe("an invalid configuration", () => {
     expect(partsOf(problems[0])).toEqual({ key: `${helmValue} in /etc/berth.yaml`, value: "7", wrong: expect.any(String), allowed });
   });
 
+  it("says a storage class the file gives as a number must be a string, not only that it is invalid", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_CONFIG_FILE: "/etc/berth.yaml" }, { "/etc/berth.yaml": "server:\n  workspaceStorageClass: 7\n" })));
+    expect(partsOf(problem).wrong).toContain("workspaceStorageClass must be a string");
+  });
+
   it("lists every invalid gateway key at once, from the environment and the file alike", () => {
     const [fromFile, ...fromEnvironment] = everyKey;
     const problems = problemsOf(() =>

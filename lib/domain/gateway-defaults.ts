@@ -18,7 +18,7 @@ export const gatewayDefaultsSchema = z.object({
   workspaceBackend: workspaceBackendSchema.default("pvc"),
   workspaceDefaultStorageSize: positiveQuantity("workspaceDefaultStorageSize").default("2Gi"),
   /** Unset: the cluster's default StorageClass. Empty string: no class at all. */
-  workspaceStorageClass: z.union([z.literal(""), dns1123Subdomain("workspaceStorageClass")]).optional(),
+  workspaceStorageClass: z.union([z.literal(""), dns1123Subdomain("workspaceStorageClass")], { error: "workspaceStorageClass must be a string" }).optional(),
   // The same rule as a request's workspace.mountPath: a default that every request would be
   // refused for is no default.
   workspaceMountPath: z
