@@ -179,7 +179,7 @@ test.describe("the Sandboxes page, live", () => {
     browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !expected(error)));
   });
 
-  test("after its event stream ends, says it is interrupted, comes back Live, and shows a sandbox created meanwhile without a reload", async ({ page, request, baseURL }) => {
+  test("after its event stream ends, says it is interrupted, comes back Live resuming from the last event it had, and shows a sandbox created meanwhile without a reload", async ({ page, request, baseURL }) => {
     // Something to replay, so the first connection has real events to deliver.
     expect((await request.post("/api/v1/sandboxes", { data: { name: `before-${Date.now().toString(36)}` } })).status()).toBe(201);
     const reconnect = holdReconnection();
@@ -192,14 +192,34 @@ test.describe("the Sandboxes page, live", () => {
         await route.continue();
       }
     });
+    // The ids of the timeline events the page's stream delivers. The Last-Event-ID header the
+    // browser adds on reconnecting is set below what page.route sees, so the resume is judged by
+    // what arrives: an event stored while the stream was down comes through the stream only if
+    // the server was told where the page had got to.
+    await page.addInitScript(() => {
+      const delivered: string[] = [];
+      Object.assign(window, { deliveredEventIds: delivered });
+      const Native = window.EventSource;
+      window.EventSource = class extends Native {
+        constructor(url: string | URL, init?: EventSourceInit) {
+          super(url, init);
+          this.addEventListener("timeline", (event) => delivered.push((event as MessageEvent).lastEventId));
+        }
+      };
+    });
     await page.goto("/sandboxes");
     await expect(page.getByRole("status").filter({ hasText: "interrupted" })).toBeVisible();
 
     const name = `meanwhile-${Date.now().toString(36)}`;
-    expect((await request.post("/api/v1/sandboxes", { data: { name } })).status()).toBe(201);
+    const created = await request.post("/api/v1/sandboxes", { data: { name } });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const { items } = (await (await request.get(`/api/v1/sandboxes/${id}/timeline`)).json()) as { items: { id: string; reason: string }[] };
+    const createdWhileDown = items.find((event) => event.reason === "Created")!.id;
     reconnect.release();
     await expect(page.getByRole("status").filter({ hasText: /^Live$/ })).toBeVisible({ timeout: 10_000 });
     await expect(page.getByRole("rowheader", { name })).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { deliveredEventIds: string[] }).deliveredEventIds)).toContain(createdWhileDown);
   });
 
   test("shows a sandbox created elsewhere without a reload, and follows it to Ready", async ({ page, request }) => {
