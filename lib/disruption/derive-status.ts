@@ -1,7 +1,7 @@
 import type { Condition, SandboxStatus } from "../domain/sandbox-status.ts";
 import { classifyDisruption, type DisruptionFinding } from "./disruption-classification.ts";
 import { isOpen, readDisruptionDetails, writeDisruptionDetails, type DisruptionDetails, type DisruptionRecord } from "./disruption-details.ts";
-import { isPodReady, nodeNamed, type Observed, type ObservedPod } from "./observed.ts";
+import { isoTime, isPodReady, nodeNamed, type Observed, type ObservedPod } from "./observed.ts";
 import { recoveryOfReplacement, recoveryWhileGoing, WAITING_FOR_REPLACEMENT, type RecoveryStep } from "./recovery-classification.ts";
 import { failedPodVerdict, startingReason, type Verdict } from "./starting-reason.ts";
 
@@ -89,23 +89,17 @@ function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: Disruption
 function vanished(previous: Identity, pod: ObservedPod | null, now: Date): DisruptionRecord | null {
   if (!previous.podUid || pod?.metadata?.uid === previous.podUid) return null;
   const replacedUnseen = pod !== null && isPodReady(pod);
-  const created = replacedUnseen ? timeOf(pod.metadata?.creationTimestamp) : null;
+  const created = replacedUnseen ? isoTime(pod.metadata?.creationTimestamp) : null;
   return {
     reason: "PodDeleted",
     message: replacedUnseen
       ? `Pod ${previous.podUid} was replaced between two looks; nothing was seen saying why it went, and it had gone by the time its replacement was created. ${NO_CHECKPOINT}`
       : `Pod ${previous.podUid} is gone while the sandbox should run; nothing was seen saying why. ${NO_CHECKPOINT}`,
-    at: (created ?? now).toISOString(),
+    at: created ?? now.toISOString(),
     podUid: previous.podUid,
     nodeName: previous.nodeName,
     checkpointTaken: false,
   };
-}
-
-/** A time from the client (Date) or from JSON (string); null when absent or unreadable. */
-function timeOf(value: Date | string | undefined): Date | null {
-  const at = value === undefined ? Number.NaN : new Date(value).getTime();
-  return Number.isNaN(at) ? null : new Date(at);
 }
 
 function disrupted(disruption: DisruptionRecord, step: RecoveryStep, replacement: ObservedPod | null): Outcome {
@@ -141,7 +135,8 @@ function underWay(disruption: DisruptionRecord, step: RecoveryStep, replacement:
  * by), so the duration does not depend on Berth's clock agreeing with the cluster's.
  */
 function readyAt(pod: ObservedPod, now: Date): Date {
-  return timeOf(pod.status?.conditions?.find((one) => one.type === "Ready" && one.status === "True")?.lastTransitionTime) ?? now;
+  const at = isoTime(pod.status?.conditions?.find((one) => one.type === "Ready" && one.status === "True")?.lastTransitionTime);
+  return at ? new Date(at) : now;
 }
 
 /** Ready again: written once, then carried unchanged (a closed recovery is never recomputed). */

@@ -43,14 +43,20 @@ export function timelineEventsOf(before: SandboxRecord, after: SandboxStatus, no
   // Back to Ready from a checkpoint is not a recovery, though the last recovery still names this pod.
   const recoveredNow = recoveredInto && (replacedUnseen || (before.phase !== "Ready" && before.phase !== "Checkpointing"));
   const type = after.phase === "Disrupted" ? "Disruption" : after.phase === "Recovering" || recoveredNow ? "Recovery" : "Lifecycle";
-  const facts = { reason: after.reason, previousPhase: before.phase, podUid: after.podUid, nodeName: after.nodeName };
   const told: NewTimelineEvent = {
     sandboxId: before.id,
     type,
     reason: recoveredNow ? "Recovered" : after.phase === before.phase ? `${after.phase}Changed` : after.phase,
     message: (recoveredNow ? history.recovery?.message : after.message) ?? `The sandbox is ${after.phase}`,
     occurredAt: now,
-    data: { phase: after.phase, ...facts, ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }) },
+    data: {
+      phase: after.phase,
+      reason: after.reason,
+      previousPhase: before.phase,
+      podUid: after.podUid,
+      nodeName: after.nodeName,
+      ...(type === "Lifecycle" ? {} : { disruption: history.disruption, recovery: history.recovery }),
+    },
   };
   if (!replacedUnseen || !history.disruption) return [told];
   const disruption: NewTimelineEvent = {
