@@ -40,8 +40,10 @@ export const drainReportSchema = z.object({
   node: z.string(),
   cordoned: z.boolean(),
   evicted: z.array(z.string()),
-  /** Refused before eviction (an emptyDir without --delete-emptydir-data, no controller without --force); kubectl's reasons are in the log. */
+  /** Refused before eviction (an emptyDir without --delete-emptydir-data, no controller without --force). */
   refused: z.array(z.string()),
+  /** kubectl's reason for each refusal, naming its pods. */
+  refusals: z.array(z.string()),
   /** Their budget kept refusing the eviction until the timeout. */
   blocked: z.array(z.string()),
   /** Evicted, but still not gone at the timeout (a long grace period, a lost node). */

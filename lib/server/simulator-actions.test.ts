@@ -5,12 +5,12 @@ import { describeDrain } from "./simulator-actions.ts";
 // What the Simulator page says a drain did, from the embedded cluster's report.
 
 function aDrainReport(overrides: Partial<DrainReport> = {}): DrainReport {
-  return { node: "worker-1", cordoned: true, evicted: [], refused: [], blocked: [], terminating: [], completed: true, log: [], ...overrides };
+  return { node: "worker-1", cordoned: true, evicted: [], refused: [], refusals: [], blocked: [], terminating: [], completed: true, log: [], ...overrides };
 }
 
 describe("what a drain did, in words", () => {
   it("names the pods refused and kubectl's reason", () => {
-    const report = aDrainReport({ refused: ["default/bare"], completed: false, log: ['node/worker-1 cordoned', 'error: unable to drain node "worker-1" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare'] });
+    const report = aDrainReport({ refused: ["default/bare"], refusals: ["cannot delete Pods that declare no controller (use --force to override): default/bare"], completed: false });
     expect(describeDrain(report)).toBe("The drain of worker-1 was refused for default/bare: cannot delete Pods that declare no controller (use --force to override): default/bare. Nothing was evicted, but the node is cordoned.");
   });
 

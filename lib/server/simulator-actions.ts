@@ -10,9 +10,7 @@ const list = (keys: string[]) => keys.join(", ");
 /** A drain's report in one sentence, kubectl's outcome first. */
 export function describeDrain(report: DrainReport): string {
   if (report.refused.length > 0) {
-    // kubectl's own reasons, e.g. "cannot delete Pods with local storage (use --delete-emptydir-data to override)".
-    const reasons = report.log.filter((line) => line.startsWith("error: unable to drain")).map((line) => line.replace(/^error: unable to drain node "[^"]*" due to error: /, ""));
-    return `The drain of ${report.node} was refused for ${list(report.refused)}: ${reasons.join("; ") || "kubectl would not evict them"}. Nothing was evicted, but the node is cordoned.`;
+    return `The drain of ${report.node} was refused for ${list(report.refused)}: ${report.refusals.join("; ")}. Nothing was evicted, but the node is cordoned.`;
   }
   if (report.blocked.length > 0) {
     const evicted = report.evicted.length > 0 ? `${list(report.evicted)} evicted; ` : "";

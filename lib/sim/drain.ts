@@ -24,8 +24,10 @@ export interface DrainReport {
   cordoned: boolean;
   /** Pods whose eviction the API server accepted. */
   evicted: string[];
-  /** Pods refused before eviction (an emptyDir without the flag, no controller without --force), kubectl's wording in the log. */
+  /** Pods refused before eviction (an emptyDir without the flag, no controller without --force). */
   refused: string[];
+  /** kubectl's reason for each refusal, naming its pods ("cannot delete Pods with local storage (…): default/box"). */
+  refusals: string[];
   /** Pods whose eviction the budget kept refusing until the timeout. */
   blocked: string[];
   /** Evicted pods still not gone at the timeout (a long grace period, a lost node). */
@@ -58,7 +60,7 @@ const hasEmptyDir = (pod: StoredObject) => list(record(pod.spec).volumes).some((
 const hasController = (pod: StoredObject) => (pod.metadata.ownerReferences ?? []).some((owner) => owner.controller === true);
 
 export async function drainNode(deps: DrainDeps, name: string, options: DrainOptions = {}): Promise<DrainReport> {
-  const report: DrainReport = { node: name, cordoned: false, evicted: [], refused: [], blocked: [], terminating: [], completed: false, log: [] };
+  const report: DrainReport = { node: name, cordoned: false, evicted: [], refused: [], refusals: [], blocked: [], terminating: [], completed: false, log: [] };
   deps.cordon(name);
   report.cordoned = true;
   report.log.push(`node/${name} cordoned`);
@@ -72,6 +74,7 @@ export async function drainNode(deps: DrainDeps, name: string, options: DrainOpt
   const errors = refusals.filter((refusal) => refusal.pods.length > 0).map((refusal) => `${refusal.message}: ${refusal.pods.join(", ")}`);
   if (errors.length > 0) {
     report.refused = refusals.flatMap((refusal) => refusal.pods);
+    report.refusals = errors;
     report.log.push(`error: unable to drain node "${name}" due to error: ${errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`}`);
     return report;
   }

@@ -189,6 +189,13 @@ describe("draining a node", () => {
     ]);
   });
 
+  it("reports kubectl's reason for a refusal, naming its pods", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: aBarePod("bare", "worker-1") });
+    const report = (await sim.fault("nodes/worker-1/drain", {})) as DrainReport;
+    expect(report.refusals).toEqual(["cannot delete Pods that declare no controller (use --force to override): default/bare"]);
+  });
+
   it("evicts a pod with no controller when forced, and it is gone for good", async () => {
     sim = await startSimFixture();
     await sim.core.createNamespacedPod({ namespace: "default", body: aBarePod("forced", "worker-1") });
