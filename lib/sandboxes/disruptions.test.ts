@@ -19,6 +19,8 @@ import { inPhase, startReconciledWorld, type ReconciledWorld } from "./testing/r
 
 const detailsOf = (record: SandboxRecord) => record.details as Partial<DisruptionDetails> & { durableState?: DurableState; stateMarker?: { podUid: string } };
 const timelineOf = async (world: ReconciledWorld, id: string) => world.deps.store.timeline.listForSandbox(id, { limit: 200 });
+/** What the timeline told of disruptions and recoveries, in order, by event reason. */
+const toldOfDisruption = (events: TimelineEvent[]) => events.filter((event) => event.type === "Disruption" || event.type === "Recovery").map((event) => event.reason);
 const disruptionReasons = (events: TimelineEvent[]) => events.filter((event) => event.type === "Disruption").map((event) => (event.data as { reason?: string }).reason);
 const exec = (world: ReconciledWorld, record: SandboxRecord, script: string) => execInSandbox(world.deps, record.id, ["sh", "-c", script], 10, "alice");
 
@@ -249,7 +251,7 @@ describe("a console restarted in the middle of a disruption", () => {
   });
 
   it("keeps the disruption's history complete: disrupted, recovering, recovered", () => {
-    const told = events.filter((event) => event.type === "Disruption" || event.type === "Recovery").map((event) => event.reason);
+    const told = toldOfDisruption(events);
     expect([told.includes("Disrupted"), told.includes("Recovering"), told.at(-1)]).toEqual([true, true, "Recovered"]);
   });
 
@@ -279,7 +281,7 @@ describe("a pod replaced while no console watched", () => {
   });
 
   it("tells the recovery after the disruption", () => {
-    const told = events.filter((event) => event.type === "Disruption" || event.type === "Recovery").map((event) => event.reason);
+    const told = toldOfDisruption(events);
     expect(told).toEqual(["PodDeleted", "Recovered"]);
   });
 
