@@ -1,37 +1,12 @@
 import type { V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { pinnedNodeOf } from "../kube/volume-topology.ts";
-import { z } from "zod";
+import type { DrainOutcome, MaintenancePreview, PodDrainPreview } from "../domain/maintenance-preview.ts";
 import { nodeIsCordoned, nodeIsDown } from "./node-state.ts";
 
 // What draining a node would do to each pod on it, said before anything is done: a sandbox moves
 // elsewhere, or waits for this node because its volume is pinned here, or loses an ephemeral
 // workspace; a protected one is checkpointed first; other pods go the way `kubectl drain` takes
 // them. Pure: a reading of the pods, claims, volumes and nodes the caller observed.
-
-export const DRAIN_OUTCOMES = ["moves", "waitsForNode", "losesWorkspace", "cannotMove", "evicted", "ignored", "refused"] as const;
-export const drainOutcomeSchema = z.enum(DRAIN_OUTCOMES);
-export type DrainOutcome = z.infer<typeof drainOutcomeSchema>;
-
-export const podDrainPreviewSchema = z.object({
-  namespace: z.string(),
-  pod: z.string(),
-  /** The Berth sandbox the pod runs, when it runs one. */
-  sandbox: z.object({ id: z.string(), name: z.string() }).nullable(),
-  outcome: drainOutcomeSchema,
-  /** Protected sandboxes: maintenance checkpoints them, relaxes their budget, then evicts. */
-  checkpointedFirst: z.boolean(),
-  message: z.string(),
-});
-export type PodDrainPreview = z.infer<typeof podDrainPreviewSchema>;
-
-export const maintenancePreviewSchema = z.object({
-  node: z.string(),
-  cordoned: z.boolean(),
-  /** Where moving pods can go. */
-  otherSchedulableNodes: z.array(z.string()),
-  pods: z.array(podDrainPreviewSchema),
-});
-export type MaintenancePreview = z.infer<typeof maintenancePreviewSchema>;
 
 export interface PreviewSandbox {
   id: string;

@@ -1,19 +1,11 @@
 import type { V1Node } from "@kubernetes/client-node";
-import { z } from "zod";
 import { nodeIsCordoned, nodeIsDown } from "../disruption/node-state.ts";
+import type { NodeView } from "../domain/node-view.ts";
 import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
 import { pageAfterKey } from "./key-paging.ts";
-import { sandboxPhaseSchema } from "../domain/sandbox-status.ts";
 
 // The nodes, each with the sandboxes on it: where a platform team starts planning maintenance.
 
-export const nodeViewSchema = z.object({
-  name: z.string(),
-  ready: z.boolean(),
-  cordoned: z.boolean(),
-  sandboxes: z.array(z.object({ id: z.string(), name: z.string(), namespace: z.string(), phase: sandboxPhaseSchema })),
-});
-export type NodeView = z.infer<typeof nodeViewSchema>;
 
 const NODE_CURSOR = /^[a-z0-9][a-z0-9.-]*$/;
 

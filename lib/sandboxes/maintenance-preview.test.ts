@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MaintenancePreview } from "../disruption/maintenance-preview.ts";
+import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 

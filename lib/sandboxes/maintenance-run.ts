@@ -1,4 +1,4 @@
-import type { MaintenancePreview } from "../disruption/maintenance-preview.ts";
+import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
 import { checkpointFailurePolicySchema, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../domain/disruption-policy.ts";
 import type { BudgetRef, MaintenanceOptions, MaintenanceProgress, MaintenanceRun, MaintenanceRunState, SandboxProgress } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";

@@ -11,9 +11,9 @@ import { storageClassViewSchema } from "../domain/storage-class.ts";
 import { volumeSchema } from "../domain/volume.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "../domain/gateway-settings.ts";
 import { volumeExpansionSchema } from "../domain/volume-actions.ts";
-import { maintenancePreviewSchema } from "../disruption/maintenance-preview.ts";
-import { nodeViewSchema } from "../sandboxes/describe-nodes.ts";
-import { problemDetailsSchema } from "./problem-details.ts";
+import { maintenancePreviewSchema } from "../domain/maintenance-preview.ts";
+import { nodeViewSchema } from "../domain/node-view.ts";
+import { problemDetailsSchema } from "../domain/problem-details.ts";
 import { simulatorActionResultSchema, simulatorDrainOptionsSchema, simulatorStateSchema, SIMULATOR_NODE_ACTIONS, SIMULATOR_POD_ACTIONS } from "../domain/simulator.ts";
 
 // GET /api/v1/openapi.json, generated from the very zod schemas the API validates with, so the

@@ -1,18 +1,11 @@
-import { z } from "zod";
+import type { ProblemDetails } from "../domain/problem-details.ts";
 import { fieldName, type SpecProblem } from "../domain/problems.ts";
 
 // Errors as application/problem+json (RFC 9457), with Berth's stable `code` and, for input
 // problems, every offending field with what to do about it.
 
-export const problemDetailsSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  code: z.string(),
-  errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
-});
-export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
+export type { ProblemDetails };
+
 
 export function problem(status: number, code: string, title: string, detail: string, problems?: SpecProblem[]): ProblemDetails {
   return {

@@ -1,6 +1,6 @@
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SimulatorPod, SimulatorState } from "../domain/simulator.ts";
-import type { NodeView } from "../sandboxes/describe-nodes.ts";
+import type { NodeView } from "../domain/node-view.ts";
 import type { SimulatorClusterState } from "./simulator-client.ts";
 
 // What the Simulator page shows: each node with both views of it — whether its simulated kubelet

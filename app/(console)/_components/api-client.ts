@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { problemDetailsSchema } from "@/lib/server/problem-details.ts";
+import { problemDetailsSchema } from "@/lib/domain/problem-details.ts";
 
 // The browser's one way to call Berth's API: the answer checked against a schema, a refusal
 // turned into the server's own problem+json words (what failed, what to do, which fields), so a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MaintenancePreview, PodDrainPreview } from "@/lib/disruption/maintenance-preview.ts";
+import type { MaintenancePreview, PodDrainPreview } from "@/lib/domain/maintenance-preview.ts";
 import { nextForRun, nextForStep, previewSummary } from "./maintenance-words.ts";
 
 const pod = (name: string, outcome: PodDrainPreview["outcome"], sandbox: boolean, checkpointedFirst = false): PodDrainPreview => ({

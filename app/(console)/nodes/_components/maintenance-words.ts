@@ -1,5 +1,5 @@
 import type { MaintenanceRunState, SandboxProgress } from "@/lib/domain/maintenance.ts";
-import type { DrainOutcome, MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
+import type { DrainOutcome, MaintenancePreview } from "@/lib/domain/maintenance-preview.ts";
 import type { Tone } from "@/app/components/tone-badge.tsx";
 
 // What the maintenance view says: the preview's summary in the confirmation, each sandbox's step

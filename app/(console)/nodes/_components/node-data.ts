@@ -1,7 +1,7 @@
 import { callApi } from "@/app/(console)/_components/api-client.ts";
 import { fetchAllPages } from "@/app/(console)/_components/fetch-all-pages.ts";
-import { maintenancePreviewSchema, type MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
-import { nodeViewSchema, type NodeView } from "@/lib/sandboxes/describe-nodes.ts";
+import { maintenancePreviewSchema, type MaintenancePreview } from "@/lib/domain/maintenance-preview.ts";
+import { nodeViewSchema, type NodeView } from "@/lib/domain/node-view.ts";
 
 // The nodes and a node's drain preview, as the API sends them.
 

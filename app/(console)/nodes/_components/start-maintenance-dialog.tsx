@@ -4,7 +4,7 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
-import type { MaintenancePreview } from "@/lib/disruption/maintenance-preview.ts";
+import type { MaintenancePreview } from "@/lib/domain/maintenance-preview.ts";
 import { startMaintenance, type MaintenanceRunView } from "./maintenance-data.ts";
 import { previewSummary } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";

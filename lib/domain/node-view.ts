@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { sandboxPhaseSchema } from "./sandbox-status.ts";
+
+/** A node with the sandboxes on it: where a platform team starts planning maintenance. */
+export const nodeViewSchema = z.object({
+  name: z.string(),
+  ready: z.boolean(),
+  cordoned: z.boolean(),
+  sandboxes: z.array(z.object({ id: z.string(), name: z.string(), namespace: z.string(), phase: sandboxPhaseSchema })),
+});
+export type NodeView = z.infer<typeof nodeViewSchema>;
