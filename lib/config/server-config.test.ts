@@ -15,6 +15,9 @@ function inputs(env: Record<string, string | undefined> = {}, files: Record<stri
   };
 }
 
+/** What a real cluster's Berth must be told about sign-in (the embedded default needs none of it). */
+const SIGN_IN = { BERTH_PUBLIC_URL: "https://berth.example.com", BERTH_SESSION_SECRET: "s".repeat(32), BERTH_OIDC_ISSUER: "https://id.example.com" };
+
 /** A start-up problem read back as its parts: `<key> = <value>: <what is wrong>. Allowed: <what is allowed>.` */
 function partsOf(problem: string | undefined): Record<string, string> {
   const match = /^(?<key>.+?) = (?<value>.+?): (?<wrong>.+)\. Allowed: (?<allowed>.+)\.$/.exec(problem ?? "");
@@ -198,12 +201,12 @@ describe("the cluster mode", () => {
   });
 
   it("is kubeconfig when KUBECONFIG is set", () => {
-    expect(loadServerConfig(inputs({ KUBECONFIG: "/home/me/.kube/config" })).cluster).toEqual({ mode: "kubeconfig", kubeconfig: "/home/me/.kube/config" });
+    expect(loadServerConfig(inputs({ ...SIGN_IN, KUBECONFIG: "/home/me/.kube/config" })).cluster).toEqual({ mode: "kubeconfig", kubeconfig: "/home/me/.kube/config" });
   });
 
   it("is in-cluster inside a pod with a service account", () => {
     const config = loadServerConfig(
-      inputs({ KUBERNETES_SERVICE_HOST: "10.0.0.1" }, { "/var/run/secrets/kubernetes.io/serviceaccount/token": "t" }),
+      inputs({ ...SIGN_IN, KUBERNETES_SERVICE_HOST: "10.0.0.1" }, { "/var/run/secrets/kubernetes.io/serviceaccount/token": "t" }),
     );
     expect(config.cluster.mode).toBe("in-cluster");
   });

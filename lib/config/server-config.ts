@@ -6,6 +6,7 @@ import { CLUSTER_MODES, type ClusterMode } from "../domain/cluster-mode.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
 import { ALLOWED_GATEWAY_VALUES } from "../domain/gateway-settings.ts";
 import type { StoreLocation } from "../store/open-store.ts";
+import { resolveAuth, type AuthConfig } from "./auth-config.ts";
 import { resolveSimulator, type SimulatorConfig } from "./simulator-config.ts";
 import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
 
@@ -26,8 +27,14 @@ export interface ServerConfig {
   dataDir: string;
   cluster: { mode: ClusterMode; kubeconfig: string | null };
   simulator: SimulatorConfig;
+  auth: AuthConfig;
+  /** The namespaces Berth manages: it watches, adopts and offers sandboxes there only. */
+  namespaces: ManagedNamespaces;
   configFile: string | null;
 }
+
+/** Namespaces carrying Berth's label (`<labelPrefix>/managed: "true"`), or a fixed list. */
+export type ManagedNamespaces = { kind: "labelled"; label: string } | { kind: "listed"; names: string[] };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -122,6 +129,20 @@ function resolveCluster(inputs: ConfigInputs, problems: string[]): ServerConfig[
   return { mode: "embedded", kubeconfig: null };
 }
 
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function resolveNamespaces(env: Record<string, string | undefined>, labelPrefix: string, problems: string[]): ManagedNamespaces | null {
+  const given = env.BERTH_NAMESPACES;
+  if (!given) return { kind: "labelled", label: `${labelPrefix}/managed` };
+  const names = [...new Set(given.split(",").map((name) => name.trim()).filter(Boolean))];
+  const wrong = names.filter((name) => !NAMESPACE_NAME.test(name) || name.length > 63);
+  if (names.length === 0 || wrong.length > 0) {
+    problems.push(`BERTH_NAMESPACES = ${JSON.stringify(given)}: ${wrong.length > 0 ? `${wrong.join(", ")} is not a namespace name` : "no namespace named"}. Allowed: namespace names separated by commas, or unset for the namespaces labelled ${labelPrefix}/managed=true.`);
+    return null;
+  }
+  return { kind: "listed", names };
+}
+
 /** Reads and validates the whole configuration; throws ConfigError listing every problem at once. */
 export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const problems: string[] = [];
@@ -138,8 +159,10 @@ export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const store = resolveStore(inputs, dataDir, problems);
   const cluster = resolveCluster(inputs, problems);
   const simulator = resolveSimulator(inputs.env, problems);
-  if (problems.length > 0 || !gateway || !store || !cluster || !simulator) throw new ConfigError(problems);
-  return { ...gateway, store, dataDir, cluster, simulator, configFile };
+  const auth = cluster ? resolveAuth(inputs.env, cluster.mode, problems) : null;
+  const namespaces = gateway ? resolveNamespaces(inputs.env, gateway.gateway.labelPrefix, problems) : null;
+  if (problems.length > 0 || !gateway || !store || !cluster || !simulator || !auth || !namespaces) throw new ConfigError(problems);
+  return { ...gateway, store, dataDir, cluster, simulator, auth, namespaces, configFile };
 }
 
 /** The configuration of this process, from its real environment and file system. */

@@ -1,0 +1,442 @@
+import { z } from "zod";
+import { BERTH_RESOURCES, KUBERNETES_RESOURCES, type ResourceVerb } from "./access.ts";
+import { auditEntrySchema, auditQuerySchema } from "./audit.ts";
+import { checkpointOutcomeSchema, checkpointSchema } from "./checkpoint.ts";
+import { execRequestSchema, execResultSchema } from "./exec-request.ts";
+import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "./gateway-settings.ts";
+import { healthSchema } from "./health.ts";
+import { maintenanceOptionsSchema, maintenanceRunSchema } from "./maintenance.ts";
+import { maintenancePreviewSchema } from "./maintenance-preview.ts";
+import { nodeViewSchema } from "./node-view.ts";
+import { whoAmISchema } from "./who-am-i.ts";
+import { pageRequestSchema, pageSchema, sandboxRecordSchema } from "./sandbox-record.ts";
+import { sandboxSpecSchema } from "./sandbox-spec.ts";
+import { simulatorActionResultSchema, simulatorDrainOptionsSchema, simulatorNodeActionSchema, simulatorObjectNameSchema, simulatorPodActionSchema, simulatorStateSchema } from "./simulator.ts";
+import { storageClassListSchema } from "./storage-class.ts";
+import { timelineEventSchema } from "./timeline.ts";
+import { volumeSchema } from "./volume.ts";
+import { volumeExpansionSchema } from "./volume-actions.ts";
+
+// Every endpoint of Berth's HTTP API, once: method, path, parameters, body and answers, and who
+// may call it in Kubernetes' own terms. The route handlers (lib/server/endpoint-route.ts), the
+// OpenAPI document and the authorization matrix test are derived from this table, so an
+// endpoint cannot ship without saying who may call it.
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Where the namespace of an authorization question comes from. */
+export type NamespaceSource =
+  /** A cluster-scoped question (nodes, Berth's own resources, or every namespace at once). */
+  | "cluster"
+  /** The `{namespace}` path parameter. */
+  | "path"
+  /** The sandbox spec's `namespace`, or the gateway's default sandbox namespace. */
+  | "spec"
+  /** The namespace of the sandbox the `{id}` path parameter names. */
+  | "sandbox";
+
+/** Who may call an endpoint. */
+export type Access =
+  /** Anyone, signed in or not: health probes, the API's own description, signing in. */
+  | { kind: "public"; why: string }
+  /** Any signed-in person; what the answer holds is filtered to what they may see. */
+  | { kind: "signed-in"; shows: string }
+  /** A person Kubernetes RBAC allows this: the question Berth asks by SubjectAccessReview. */
+  | { kind: "resource"; verb: ResourceVerb; group: string; resource: string; subresource?: string; namespace: NamespaceSource }
+  /** A non-resource URL, as the API server authorizes /metrics (Prometheus scrapes with a token). */
+  | { kind: "non-resource"; verb: string; path: string };
+
+export interface EndpointAnswer {
+  description: string;
+  /** The JSON body; absent for bodies that are not JSON (a stream, text, a redirect). */
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** OpenAPI-style: /api/v1/sandboxes/{id}. */
+  path: string;
+  summary: string;
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: { schema: z.ZodType; required: boolean };
+  /** The answers when it works, by HTTP status. */
+  answers: Record<number, EndpointAnswer>;
+  /** The statuses it answers with problem+json besides the ones every endpoint may give. */
+  problems: number[];
+}
+
+const uuidParameter = z.uuid("id must be a sandbox id (a UUID) as Berth hands them out");
+const sandboxParams = z.object({ id: uuidParameter });
+const nodeParams = z.object({ name: simulatorObjectNameSchema });
+const runParams = z.object({ id: z.uuid("id must be a maintenance run id (a UUID)") });
+const volumeParams = z.object({ namespace: simulatorObjectNameSchema, name: simulatorObjectNameSchema });
+
+const created = <Schema extends z.ZodType>(schema: Schema, description: string) => ({ 201: { description, schema } });
+const ok = <Schema extends z.ZodType>(schema: Schema, description = "OK") => ({ 200: { description, schema } });
+const accepted = <Schema extends z.ZodType>(schema: Schema, description = "Accepted") => ({ 202: { description, schema } });
+
+const kubernetes = (verb: ResourceVerb, target: { group: string; resource: string }, namespace: NamespaceSource, subresource?: string): Access => ({
+  kind: "resource",
+  verb,
+  ...target,
+  ...(subresource ? { subresource } : {}),
+  namespace,
+});
+const berth = (verb: ResourceVerb, target: { group: string; resource: string }): Access => ({ kind: "resource", verb, ...target, namespace: "cluster" });
+
+const deleteResultSchema = z.object({ record: sandboxRecordSchema, removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });
+const dryRunResultSchema = z.object({ dryRun: z.literal(true), manifests: z.record(z.string(), z.unknown()) });
+const volumeDeletionSchema = z.object({ uid: z.string(), ownership: volumeSchema.shape.ownership, sandbox: z.string().nullable() });
+const volumeExpansionResultSchema = z.object({ from: z.string().nullable(), to: z.string() });
+const timelineQuerySchema = z.object({
+  cursor: z.string().regex(/^\d+$/, "cursor must be the nextCursor of an earlier page (an event id)").optional(),
+  after: z.string().regex(/^\d+$/, "after must be an event id").optional(),
+});
+const eventsQuerySchema = z.object({
+  sandbox: z.uuid("sandbox must be a sandbox id (a UUID)").optional(),
+  lastEventId: z.string().regex(/^\d{1,19}$/, "lastEventId must be an event id this server sent (a number)").optional(),
+});
+const createQuerySchema = z.object({ dryRun: z.enum(["true", "false"]).optional() });
+const volumeListQuerySchema = pageRequestSchema.extend({ namespace: simulatorObjectNameSchema.optional() });
+const itemsOf = <Schema extends z.ZodType>(item: Schema) => z.object({ items: z.array(item) });
+
+export const ENDPOINTS = {
+  health: {
+    method: "GET",
+    path: "/api/health",
+    summary: "What this server is connected to, and whether it can serve (liveness and readiness probes)",
+    access: { kind: "public", why: "probes and load balancers call it without credentials" },
+    answers: { ...ok(healthSchema, "Serving"), 503: { description: "Cannot serve: the store does not answer", schema: healthSchema } },
+    problems: [],
+  },
+  openApi: {
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    summary: "This document: Berth's API as OpenAPI 3.1",
+    access: { kind: "public", why: "the API's description holds no data" },
+    answers: { 200: { description: "OpenAPI 3.1" } },
+    problems: [],
+  },
+  whoAmI: {
+    method: "GET",
+    path: "/api/v1/whoami",
+    summary: "Who is signed in (name, groups, how they signed in) and what Kubernetes lets them do through Berth",
+    access: { kind: "signed-in", shows: "the caller themself" },
+    answers: ok(whoAmISchema),
+    problems: [],
+  },
+  listSandboxes: {
+    method: "GET",
+    path: "/api/v1/sandboxes",
+    summary: "Live sandboxes, newest first, a page at a time",
+    access: { kind: "signed-in", shows: "the sandboxes of namespaces where the person may list sandboxes.agents.x-k8s.io" },
+    query: pageRequestSchema.extend({ namespace: simulatorObjectNameSchema.optional() }),
+    answers: ok(pageSchema(sandboxRecordSchema), "A page"),
+    problems: [400],
+  },
+  createSandbox: {
+    method: "POST",
+    path: "/api/v1/sandboxes",
+    summary: "Create a sandbox (?dryRun=true renders and validates against the cluster, creates nothing, and answers the manifests)",
+    access: kubernetes("create", KUBERNETES_RESOURCES.sandboxes, "spec"),
+    query: createQuerySchema,
+    body: { schema: sandboxSpecSchema, required: true },
+    answers: { ...created(sandboxRecordSchema, "Created"), ...ok(dryRunResultSchema, "Dry run: the manifests the create would make") },
+    problems: [400, 409, 503],
+  },
+  getSandbox: {
+    method: "GET",
+    path: "/api/v1/sandboxes/{id}",
+    summary: "One sandbox with its derived status",
+    access: kubernetes("get", KUBERNETES_RESOURCES.sandboxes, "sandbox"),
+    params: sandboxParams,
+    answers: ok(sandboxRecordSchema),
+    problems: [404],
+  },
+  deleteSandbox: {
+    method: "DELETE",
+    path: "/api/v1/sandboxes/{id}",
+    summary: "Delete a sandbox; its claims are swept or kept by their ownership",
+    access: kubernetes("delete", KUBERNETES_RESOURCES.sandboxes, "sandbox"),
+    params: sandboxParams,
+    answers: ok(deleteResultSchema, "Deleted: which claims were removed and which kept"),
+    problems: [404, 409],
+  },
+  stopSandbox: {
+    method: "POST",
+    path: "/api/v1/sandboxes/{id}/stop",
+    summary: "Stop (suspend): the pod goes, the Sandbox and its claims stay",
+    access: kubernetes("patch", KUBERNETES_RESOURCES.sandboxes, "sandbox"),
+    params: sandboxParams,
+    answers: accepted(sandboxRecordSchema),
+    problems: [404, 409],
+  },
+  startSandbox: {
+    method: "POST",
+    path: "/api/v1/sandboxes/{id}/start",
+    summary: "Start (resume) a stopped sandbox",
+    access: kubernetes("patch", KUBERNETES_RESOURCES.sandboxes, "sandbox"),
+    params: sandboxParams,
+    answers: accepted(sandboxRecordSchema),
+    problems: [404, 409],
+  },
+  recoverSandbox: {
+    method: "POST",
+    path: "/api/v1/sandboxes/{id}/recover",
+    summary: "Replace a failed or crash-looping pod (agent-sandbox does not replace a Failed pod)",
+    access: kubernetes("delete", KUBERNETES_RESOURCES.pods, "sandbox"),
+    params: sandboxParams,
+    answers: accepted(sandboxRecordSchema),
+    problems: [404, 409],
+  },
+  execInSandbox: {
+    method: "POST",
+    path: "/api/v1/sandboxes/{id}/exec",
+    summary: "Run a command in the agent container",
+    access: kubernetes("create", KUBERNETES_RESOURCES.pods, "sandbox", "exec"),
+    params: sandboxParams,
+    body: { schema: execRequestSchema, required: true },
+    answers: ok(execResultSchema, "The command ran (whatever its exit code)"),
+    problems: [400, 404, 409, 504],
+  },
+  checkpointSandbox: {
+    method: "POST",
+    path: "/api/v1/sandboxes/{id}/checkpoint",
+    summary: "Run a checkpoint now: the hook within its grace period, a flush, the state marker; answers how it went",
+    access: kubernetes("create", KUBERNETES_RESOURCES.pods, "sandbox", "exec"),
+    params: sandboxParams,
+    answers: ok(checkpointOutcomeSchema, "Succeeded, Failed or TimedOut: a result, not an error"),
+    problems: [404, 409],
+  },
+  listCheckpoints: {
+    method: "GET",
+    path: "/api/v1/sandboxes/{id}/checkpoints",
+    summary: "The sandbox's checkpoints, newest first",
+    access: kubernetes("get", KUBERNETES_RESOURCES.sandboxes, "sandbox"),
+    params: sandboxParams,
+    answers: ok(itemsOf(checkpointSchema)),
+    problems: [404],
+  },
+  sandboxTimeline: {
+    method: "GET",
+    path: "/api/v1/sandboxes/{id}/timeline",
+    summary: "The stored timeline, oldest first, 1,000 events a page (`after` is the same cursor under the name SSE clients know)",
+    access: kubernetes("get", KUBERNETES_RESOURCES.sandboxes, "sandbox"),
+    params: sandboxParams,
+    query: timelineQuerySchema,
+    answers: ok(pageSchema(timelineEventSchema), "A page"),
+    problems: [400, 404],
+  },
+  events: {
+    method: "GET",
+    path: "/api/v1/events",
+    summary: "Server-Sent Events of every timeline event (`?sandbox={id}` narrows); every event has an id, and Last-Event-ID resumes without loss",
+    access: { kind: "signed-in", shows: "the events of sandboxes in namespaces where the person may list sandboxes.agents.x-k8s.io" },
+    query: eventsQuerySchema,
+    answers: { 200: { description: "An event stream; each event's data is a TimelineEvent", contentType: "text/event-stream" } },
+    problems: [400],
+  },
+  listVolumes: {
+    method: "GET",
+    path: "/api/v1/volumes",
+    summary: "Every claim Berth knows (workspaces and extra volumes): owner, ownership, binding, node pinning, attachment",
+    access: { kind: "signed-in", shows: "the claims of namespaces where the person may list persistentvolumeclaims" },
+    query: volumeListQuerySchema,
+    answers: ok(pageSchema(volumeSchema), "A page"),
+    problems: [400, 503],
+  },
+  deleteVolume: {
+    method: "DELETE",
+    path: "/api/v1/volumes/{namespace}/{name}",
+    summary: "Delete a claim that no pod or live sandbox uses (by uid: a recreated claim is never deleted); audited",
+    access: kubernetes("delete", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
+    params: volumeParams,
+    answers: ok(volumeDeletionSchema, "Deleted"),
+    problems: [404, 409, 503],
+  },
+  expandVolume: {
+    method: "PATCH",
+    path: "/api/v1/volumes/{namespace}/{name}",
+    summary: "Grow a bound claim whose StorageClass allows volume expansion; status.capacity follows once resized; audited",
+    access: kubernetes("patch", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
+    params: volumeParams,
+    body: { schema: volumeExpansionSchema, required: true },
+    answers: accepted(volumeExpansionResultSchema, "Requested"),
+    problems: [400, 404, 409, 503],
+  },
+  listStorageClasses: {
+    method: "GET",
+    path: "/api/v1/storage-classes",
+    summary: "The cluster's storage classes: the default marked, node-pinned or portable (and why), expansion and snapshot support",
+    access: kubernetes("list", KUBERNETES_RESOURCES.storageClasses, "cluster"),
+    answers: ok(storageClassListSchema, "Every class, the default first"),
+    problems: [502],
+  },
+  listNodes: {
+    method: "GET",
+    path: "/api/v1/nodes",
+    summary: "The cluster's nodes by name, each with the sandboxes on it (only those the person may see), a page at a time",
+    access: kubernetes("list", KUBERNETES_RESOURCES.nodes, "cluster"),
+    query: pageRequestSchema,
+    answers: ok(pageSchema(nodeViewSchema), "A page"),
+    problems: [400, 503],
+  },
+  previewMaintenance: {
+    method: "GET",
+    path: "/api/v1/nodes/{name}/maintenance/preview",
+    summary: "What draining the node would do to each pod on it, before anything is done",
+    access: berth("create", BERTH_RESOURCES.maintenanceRuns),
+    params: nodeParams,
+    answers: ok(maintenancePreviewSchema),
+    problems: [404, 503],
+  },
+  startMaintenance: {
+    method: "POST",
+    path: "/api/v1/nodes/{name}/maintenance",
+    summary: "Start planned maintenance of the node (cordon, checkpoint, relax budgets, evict, watch replacements, restore budgets); answers at once",
+    access: berth("create", BERTH_RESOURCES.maintenanceRuns),
+    params: nodeParams,
+    body: { schema: maintenanceOptionsSchema, required: true },
+    answers: accepted(maintenanceRunSchema, "Started"),
+    problems: [400, 404, 409, 503],
+  },
+  listNodeMaintenance: {
+    method: "GET",
+    path: "/api/v1/nodes/{name}/maintenance",
+    summary: "The node's maintenance runs, newest first",
+    access: berth("list", BERTH_RESOURCES.maintenanceRuns),
+    params: nodeParams,
+    answers: ok(itemsOf(maintenanceRunSchema)),
+    problems: [],
+  },
+  getMaintenance: {
+    method: "GET",
+    path: "/api/v1/maintenance/{id}",
+    summary: "One maintenance run with its progress per sandbox and pod",
+    access: berth("get", BERTH_RESOURCES.maintenanceRuns),
+    params: runParams,
+    answers: ok(maintenanceRunSchema),
+    problems: [404],
+  },
+  cancelMaintenance: {
+    method: "POST",
+    path: "/api/v1/maintenance/{id}/cancel",
+    summary: "Stop the run after its current step; budgets are restored, the node stays cordoned",
+    access: berth("update", BERTH_RESOURCES.maintenanceRuns),
+    params: runParams,
+    answers: accepted(z.object({ cancelling: z.string() }), "Cancelling"),
+    problems: [409, 503],
+  },
+  getSettings: {
+    method: "GET",
+    path: "/api/v1/settings",
+    summary: "The gateway defaults in effect: configuration (environment > file > default) with the changes made through Berth on top, each with its source",
+    access: berth("get", BERTH_RESOURCES.settings),
+    answers: ok(gatewaySettingsSchema),
+    problems: [],
+  },
+  changeSettings: {
+    method: "PUT",
+    path: "/api/v1/settings",
+    summary: "Change gateway defaults (a change wins over the configuration; `reset` hands keys back to it); new sandboxes get them at once; audited",
+    access: berth("update", BERTH_RESOURCES.settings),
+    body: { schema: gatewaySettingsChangeSchema, required: true },
+    answers: ok(gatewaySettingsSchema),
+    problems: [400],
+  },
+  settingsHistory: {
+    method: "GET",
+    path: "/api/v1/settings/history",
+    summary: "Changes to the gateway defaults, newest first",
+    access: berth("get", BERTH_RESOURCES.settings),
+    query: pageRequestSchema,
+    answers: ok(pageSchema(auditEntrySchema), "A page"),
+    problems: [400],
+  },
+  audit: {
+    method: "GET",
+    path: "/api/v1/audit",
+    summary: "Every write made through Berth, newest first: the verified person and their groups, the decision, what was asked, the request id",
+    access: berth("list", BERTH_RESOURCES.auditLogs),
+    query: auditQuerySchema,
+    answers: ok(pageSchema(auditEntrySchema), "A page"),
+    problems: [400],
+  },
+  simulatorState: {
+    method: "GET",
+    path: "/api/v1/simulator",
+    summary: "The embedded cluster's nodes (kubelet up, Ready, cordoned) with the sandbox pods on each; 404 on a real cluster",
+    access: berth("get", BERTH_RESOURCES.simulator),
+    answers: ok(simulatorStateSchema),
+    problems: [404, 503],
+  },
+  simulatorNodeAction: {
+    method: "POST",
+    path: "/api/v1/simulator/nodes/{name}/{action}",
+    summary: "Cordon, uncordon, drain (answers with kubectl's report), lose or restore a simulated node",
+    access: berth("create", BERTH_RESOURCES.simulator),
+    params: z.object({ name: simulatorObjectNameSchema, action: simulatorNodeActionSchema }),
+    body: { schema: simulatorDrainOptionsSchema, required: false },
+    answers: ok(simulatorActionResultSchema),
+    problems: [400, 404, 502],
+  },
+  simulatorPodAction: {
+    method: "POST",
+    path: "/api/v1/simulator/pods/{namespace}/{name}/{action}",
+    summary: "Delete a simulated pod, have its kubelet evict it, or have the scheduler preempt it",
+    access: berth("create", BERTH_RESOURCES.simulator),
+    params: z.object({ namespace: simulatorObjectNameSchema, name: simulatorObjectNameSchema, action: simulatorPodActionSchema }),
+    answers: ok(simulatorActionResultSchema),
+    problems: [400, 404, 502],
+  },
+  metrics: {
+    method: "GET",
+    path: "/metrics",
+    summary: "Prometheus text format: sandboxes by phase, disruptions by reason, recovery durations, checkpoints, maintenance runs",
+    access: { kind: "non-resource", verb: "get", path: "/metrics" },
+    answers: { 200: { description: "text/plain; version=0.0.4", contentType: "text/plain" } },
+    problems: [],
+  },
+  signIn: {
+    method: "GET",
+    path: "/auth/sign-in",
+    summary: "Start signing in: a redirect to the OpenID provider (authorization code with PKCE)",
+    access: { kind: "public", why: "it is how a person becomes signed in" },
+    query: z.object({ returnTo: z.string().optional() }),
+    answers: { 303: { description: "To the OpenID provider" } },
+    problems: [400],
+  },
+  signInCallback: {
+    method: "GET",
+    path: "/auth/callback",
+    summary: "The OpenID provider's redirect back: the code is exchanged, the session cookie set",
+    access: { kind: "public", why: "the provider's redirect carries no session yet" },
+    answers: { 303: { description: "Back to where the person started" } },
+    problems: [400],
+  },
+  signInWithToken: {
+    method: "POST",
+    path: "/auth/token",
+    summary: "Sign in with a Kubernetes bearer token (token mode), checked with TokenReview",
+    access: { kind: "public", why: "it is how a person becomes signed in" },
+    body: { schema: z.strictObject({ token: z.string().min(1, "paste a Kubernetes bearer token") }), required: true },
+    answers: ok(whoAmISchema, "Signed in"),
+    problems: [400, 401],
+  },
+  signOut: {
+    method: "POST",
+    path: "/auth/sign-out",
+    summary: "End the session (and the provider's, where it offers an end-session endpoint)",
+    access: { kind: "public", why: "signing out needs no permission" },
+    answers: { 303: { description: "To the sign-in page, or the provider's sign-out" } },
+    problems: [],
+  },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointId = keyof typeof ENDPOINTS;
+
+export const ENDPOINT_IDS = Object.keys(ENDPOINTS) as EndpointId[];

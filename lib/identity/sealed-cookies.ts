@@ -1,0 +1,86 @@
+import { hkdfSync } from "node:crypto";
+import { EncryptJWT, jwtDecrypt } from "jose";
+import { z } from "zod";
+import { personSchema } from "../domain/person.ts";
+
+// Sessions live in the browser, sealed (encrypted and authenticated, JWE dir + A256GCM) with a
+// key only Berth's replicas hold: no server-side state, so any replica serves any request and a
+// restart signs nobody out. What is sealed is never readable or changeable by the browser.
+
+/** A signed-in person's session. */
+export const sessionSchema = z.object({
+  method: z.enum(["oidc", "token"]),
+  person: personSchema,
+  /** Token sign-in: the person's own Kubernetes token, sent as theirs on every call. */
+  token: z.string().optional(),
+  /** OIDC: to get fresh tokens (and claims) when the ID token expires. */
+  refreshToken: z.string().optional(),
+  /** When the provider's tokens expire (ms since the epoch); past it, refresh or sign in again. */
+  refreshAt: z.number().int().optional(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+/** A sign-in under way: what the callback must find to finish it (PKCE verifier, state, nonce). */
+export const pendingSignInSchema = z.object({
+  codeVerifier: z.string(),
+  state: z.string(),
+  nonce: z.string(),
+  returnTo: z.string(),
+});
+export type PendingSignIn = z.infer<typeof pendingSignInSchema>;
+
+export const SESSION_COOKIE = "berth_session";
+export const PENDING_SIGN_IN_COOKIE = "berth_sign_in";
+export const PENDING_SIGN_IN_SECONDS = 600;
+
+type Purpose = "session" | "sign-in";
+
+/** One key per purpose from the configured secret, so that a sealed sign-in can never pass for a session. */
+function keyFor(secret: string, purpose: Purpose): Uint8Array {
+  return new Uint8Array(hkdfSync("sha256", secret, "berth.dev/sealed-cookies", purpose, 32));
+}
+
+export class CookieSealer {
+  private readonly keys: Record<Purpose, Uint8Array>;
+
+  constructor(secret: string) {
+    this.keys = { session: keyFor(secret, "session"), "sign-in": keyFor(secret, "sign-in") };
+  }
+
+  sealSession(session: Session, maxAgeSeconds: number): Promise<string> {
+    return this.seal("session", sessionSchema.parse(session), maxAgeSeconds);
+  }
+
+  openSession(sealed: string | undefined): Promise<Session | null> {
+    return this.open("session", sealed, sessionSchema);
+  }
+
+  sealPendingSignIn(pending: PendingSignIn): Promise<string> {
+    return this.seal("sign-in", pendingSignInSchema.parse(pending), PENDING_SIGN_IN_SECONDS);
+  }
+
+  openPendingSignIn(sealed: string | undefined): Promise<PendingSignIn | null> {
+    return this.open("sign-in", sealed, pendingSignInSchema);
+  }
+
+  private seal(purpose: Purpose, payload: Record<string, unknown>, maxAgeSeconds: number): Promise<string> {
+    return new EncryptJWT({ data: payload })
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM", typ: purpose })
+      .setIssuedAt()
+      .setExpirationTime(`${maxAgeSeconds}s`)
+      .encrypt(this.keys[purpose]);
+  }
+
+  /** The sealed payload, or null when it is absent, tampered with, expired or of another purpose. */
+  private async open<T>(purpose: Purpose, sealed: string | undefined, schema: z.ZodType<T>): Promise<T | null> {
+    if (!sealed) return null;
+    try {
+      const { payload, protectedHeader } = await jwtDecrypt(sealed, this.keys[purpose], { keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256GCM"] });
+      if (protectedHeader.typ !== purpose) return null;
+      const parsed = schema.safeParse(payload.data);
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+}
