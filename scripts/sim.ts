@@ -15,6 +15,7 @@
 // BERTH_SIM_DEFAULT_STORAGE_CLASS (local-path | portable | none; default local-path).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { Agent, fetch } from "undici";
 import { ConfigError, loadServerConfigFromProcess } from "../lib/config/index.ts";
 import { kubeconfigPath, startSimulatedCluster } from "../lib/sim/index.ts";
 
@@ -35,22 +36,32 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function serverOfRunningCluster(): string {
+interface WrittenKubeconfig {
+  clusters: { cluster: { server: string; "certificate-authority-data"?: string } }[];
+  users: { user: { token?: string } }[];
+}
+
+function runningCluster(): { server: string; token: string | undefined; ca: string | undefined } {
   try {
-    const config = JSON.parse(readFileSync(kubeconfigPath(dataDir), "utf8")) as { clusters: { cluster: { server: string } }[] };
-    return config.clusters[0]!.cluster.server;
+    const config = JSON.parse(readFileSync(kubeconfigPath(dataDir), "utf8")) as WrittenKubeconfig;
+    const cluster = config.clusters[0]!.cluster;
+    const ca = cluster["certificate-authority-data"];
+    return { server: cluster.server, token: config.users[0]?.user.token, ca: ca ? Buffer.from(ca, "base64").toString("utf8") : undefined };
   } catch {
     return fail(`No simulated cluster has run with data in ${dataDir}: start one with \`npm run sim\`.`);
   }
 }
 
 async function call(method: string, pathname: string, body?: unknown): Promise<void> {
-  const server = serverOfRunningCluster();
-  let response: Response;
+  const { server, token, ca } = runningCluster();
+  let response: Awaited<ReturnType<typeof fetch>>;
   try {
     response = await fetch(`${server}/sim/v1/${pathname}`, {
       method,
-      headers: { "Content-Type": "application/json" },
+      // The cluster's own certificate, as kubectl trusts it from the same kubeconfig.
+      dispatcher: new Agent({ connect: { ca } }),
+      // The fault API is the cluster admin's: the kubeconfig the cluster wrote carries the token.
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {

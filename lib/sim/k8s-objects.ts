@@ -27,6 +27,11 @@ export const refs = {
   snapshots: { group: "snapshot.storage.k8s.io", resource: "volumesnapshots" },
   snapshotClasses: { group: "snapshot.storage.k8s.io", resource: "volumesnapshotclasses" },
   sandboxes: { group: "agents.x-k8s.io", resource: "sandboxes" },
+  serviceAccounts: { group: "", resource: "serviceaccounts" },
+  roles: { group: "rbac.authorization.k8s.io", resource: "roles" },
+  roleBindings: { group: "rbac.authorization.k8s.io", resource: "rolebindings" },
+  clusterRoles: { group: "rbac.authorization.k8s.io", resource: "clusterroles" },
+  clusterRoleBindings: { group: "rbac.authorization.k8s.io", resource: "clusterrolebindings" },
 } as const;
 
 export function record(value: unknown): Record<string, unknown> {

@@ -1,8 +1,13 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
+import { AccessControl } from "./access/access-control.ts";
+import { ensureBootstrapPolicy } from "./access/bootstrap-policy.ts";
+import { RbacAuthorizer } from "./access/rbac-authorizer.ts";
+import { TokenAuthority, type StaticToken, type TokenAuthoritySnapshot } from "./access/token-authority.ts";
 import { ApiServer, type PodSubresources } from "./api/api-server.ts";
 import { faultRoutes } from "./api/fault-routes.ts";
 import { resourceFor } from "./api/resources.ts";
+import { servingCertificate } from "./api/serving-certificate.ts";
 import { strategyFor } from "./api/strategies.ts";
 import { namespaceObject, SYSTEM_NAMESPACES, workerNode } from "./bootstrap.ts";
 import { ScaledClock, type Clock } from "./clock.ts";
@@ -41,6 +46,8 @@ export interface SimClusterOptions {
   /** Objects to create in a new cluster besides namespaces and nodes (storage classes…). */
   seed?: () => { ref: ResourceRef; object: KubeObject }[];
   log?: (line: string) => void;
+  /** Bearer tokens the API server accepts besides its admin token, as kube-apiserver's --token-auth-file. */
+  staticTokens?: StaticToken[];
   /** Called once the cluster has stopped and saved its state. */
   onStop?: () => void;
 }
@@ -62,6 +69,8 @@ interface PersistedState {
   objects: ObjectStoreSnapshot;
   volumes: VolumeContentsSnapshot;
   nodesDown: string[];
+  /** Absent in a state saved before the API server authenticated requests: a new admin token is made. */
+  tokens?: TokenAuthoritySnapshot;
 }
 
 const SAVE_DEBOUNCE_MS = 500;
@@ -75,11 +84,13 @@ export class SimCluster {
   readonly faults: Faults;
   readonly kubelet: Kubelet;
   readonly recorder: EventRecorder;
+  readonly tokens: TokenAuthority;
   private readonly loops: ReconcileLoop[] = [];
   private readonly heartbeats: NodeHeartbeats;
   private readonly eventExpiry: EventExpiry;
   private readonly server: ApiServer;
   private url = "";
+  private tlsUrl: string | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private unsubscribeSave: () => void = () => {};
 
@@ -91,6 +102,7 @@ export class SimCluster {
       this.volumes.restore(restored.volumes);
     }
     this.recorder = new EventRecorder(this.store, this.clock);
+    this.tokens = new TokenAuthority(this.store, () => this.clock.now(), { restored: restored?.tokens, staticTokens: options.staticTokens });
     let faults: Faults | undefined;
     this.kubelet = new Kubelet({
       store: this.store,
@@ -109,6 +121,7 @@ export class SimCluster {
     };
     this.server = new ApiServer({
       store: this.store,
+      access: new AccessControl(this.tokens, new RbacAuthorizer(this.store)),
       pods,
       gate: (info) => this.faults.gate(info),
       routes: (request, response, url) => this.faultApi(request, response, url),
@@ -150,6 +163,7 @@ export class SimCluster {
     const restored = options.dataDir ? loadState(options.dataDir) : null;
     const cluster = new SimCluster(options, restored);
     if (!restored) cluster.seed();
+    ensureBootstrapPolicy(cluster.store);
     await cluster.startParts();
     return cluster;
   }
@@ -158,9 +172,19 @@ export class SimCluster {
     return { store: this.store, clock: this.clock, recorder: this.recorder, volumes: this.volumes, kubelet: this.kubelet, faults: this.faults, gracePeriodOf: podGracePeriod };
   }
 
+  /** The token of the cluster's administrator (system:masters), as kind writes one into its kubeconfig. */
+  get adminToken(): string {
+    return this.tokens.adminToken;
+  }
+
   /** The API server's address, e.g. http://127.0.0.1:40123. */
   get serverUrl(): string {
     return this.url;
+  }
+
+  /** Its HTTPS address, written into the kubeconfig; only for a cluster with a data directory. */
+  get secureServerUrl(): string | undefined {
+    return this.tlsUrl;
   }
 
   private seed(): void {
@@ -189,7 +213,10 @@ export class SimCluster {
     this.eventExpiry.start();
     this.url = await this.server.listen(this.options.port ?? 0);
     if (this.options.dataDir) {
-      writeKubeconfig(this.options.dataDir, this.url);
+      // Stock clients (kubectl) get an https:// address: they send no token over plain HTTP.
+      const certificate = await servingCertificate(this.options.dataDir);
+      this.tlsUrl = await this.server.listen(0, "127.0.0.1", certificate);
+      writeKubeconfig(this.options.dataDir, this.tlsUrl, certificate.cert, this.tokens.adminToken);
       this.unsubscribeSave = this.store.subscribe(() => this.scheduleSave());
     }
   }
@@ -239,10 +266,12 @@ export class SimCluster {
       objects: this.store.snapshot(),
       volumes: this.volumes.snapshot(),
       nodesDown: [...this.faults.nodesDown],
+      tokens: this.tokens.snapshot(),
     };
     mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, "state.json");
-    writeFileSync(`${file}.tmp`, JSON.stringify(state));
+    // It holds the admin token: readable by its owner only.
+    writeFileSync(`${file}.tmp`, JSON.stringify(state), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   }
 
@@ -270,15 +299,16 @@ export function kubeconfigPath(dataDir: string): string {
   return path.join(dataDir, "kubeconfig");
 }
 
-function writeKubeconfig(dataDir: string, server: string): void {
+function writeKubeconfig(dataDir: string, server: string, caCertificate: string, token: string): void {
   mkdirSync(dataDir, { recursive: true });
   const kubeconfig = {
     apiVersion: "v1",
     kind: "Config",
-    clusters: [{ name: "berth-sim", cluster: { server, "insecure-skip-tls-verify": true } }],
-    users: [{ name: "berth-sim", user: {} }],
+    clusters: [{ name: "berth-sim", cluster: { server, "certificate-authority-data": Buffer.from(caCertificate).toString("base64") } }],
+    users: [{ name: "berth-sim", user: { token } }],
     contexts: [{ name: "berth-sim", context: { cluster: "berth-sim", user: "berth-sim", namespace: "default" } }],
     "current-context": "berth-sim",
   };
-  writeFileSync(kubeconfigPath(dataDir), JSON.stringify(kubeconfig, null, 2));
+  // The admin's token: readable by its owner only, as kubeconfigs should be.
+  writeFileSync(kubeconfigPath(dataDir), JSON.stringify(kubeconfig, null, 2), { mode: 0o600 });
 }

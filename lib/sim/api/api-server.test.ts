@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
 import { ObjectStore } from "../store/object-store.ts";
+import { accessForTests } from "../testing/access-for-tests.ts";
 import { kubeConfigFor } from "../testing/kube-client.ts";
 import { ApiServer, type PodSubresources } from "./api-server.ts";
 
@@ -18,15 +19,22 @@ const noPodSubresources: PodSubresources = {
 
 let server: ApiServer;
 let url: string;
+let adminToken: string;
+/** fetch as the cluster's admin, as curl with the kubeconfig's token would. */
+const asAdmin = (input: string, init: RequestInit = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${adminToken}` } });
 let core: CoreV1Api;
 let custom: CustomObjectsApi;
 
 beforeAll(async () => {
-  const store = new ObjectStore(new ManualClock());
+  const clock = new ManualClock();
+  const store = new ObjectStore(clock);
   store.create({ group: "", resource: "namespaces" }, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
-  server = new ApiServer({ store, pods: noPodSubresources, bookmarkIntervalMs: 50 });
+  const prepared = accessForTests(store, clock);
+  adminToken = prepared.adminToken;
+  const access = prepared.access;
+  server = new ApiServer({ store, access, pods: noPodSubresources, bookmarkIntervalMs: 50 });
   url = await server.listen();
-  const config = kubeConfigFor(url);
+  const config = kubeConfigFor(url, adminToken);
   core = config.makeApiClient(CoreV1Api);
   custom = config.makeApiClient(CustomObjectsApi);
 });
@@ -92,7 +100,7 @@ describe("the simulated API server", () => {
   });
 
   it("answers a body whose kind is not the resource's with 400 BadRequest", async () => {
-    const response = await fetch(`${url}/api/v1/namespaces/default/pods`, {
+    const response = await asAdmin(`${url}/api/v1/namespaces/default/pods`, {
       method: "POST",
       body: JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name: "mismatch" } }),
       headers: { "Content-Type": "application/json" },
@@ -102,13 +110,13 @@ describe("the simulated API server", () => {
   });
 
   it("answers malformed JSON with 400 and keeps serving", async () => {
-    const response = await fetch(`${url}/api/v1/namespaces/default/pods`, { method: "POST", body: "{not json", headers: { "Content-Type": "application/json" } });
-    const health = await fetch(`${url}/healthz`);
+    const response = await asAdmin(`${url}/api/v1/namespaces/default/pods`, { method: "POST", body: "{not json", headers: { "Content-Type": "application/json" } });
+    const health = await asAdmin(`${url}/healthz`);
     expect([response.status, health.status]).toEqual([400, 200]);
   });
 
   it("answers an unknown resource with 404", async () => {
-    const response = await fetch(`${url}/apis/example.com/v1/widgets`);
+    const response = await asAdmin(`${url}/apis/example.com/v1/widgets`);
     expect(response.status).toBe(404);
   });
 
@@ -162,7 +170,7 @@ describe("the simulated API server", () => {
   });
 
   it("serves leases, renewed by update with optimistic concurrency", async () => {
-    const coordination = kubeConfigFor(url).makeApiClient(CoordinationV1Api);
+    const coordination = kubeConfigFor(url, adminToken).makeApiClient(CoordinationV1Api);
     const lease = await coordination.createNamespacedLease({ namespace: "default", body: { metadata: { name: "berth-leader" }, spec: { holderIdentity: "a", leaseDurationSeconds: 15 } } });
     const renewed = await coordination.replaceNamespacedLease({ namespace: "default", name: "berth-leader", body: { ...lease, spec: { ...lease.spec, holderIdentity: "b" } } });
     const stale = await statusOf(coordination.replaceNamespacedLease({ namespace: "default", name: "berth-leader", body: { ...lease, spec: { ...lease.spec, holderIdentity: "c" } } }));
@@ -174,7 +182,7 @@ describe("the simulated API server", () => {
     const name = created.metadata!.name!;
     const seen: string[] = [];
     const done = new Promise<void>((resolve) => {
-      void new Watch(kubeConfigFor(url)).watch(
+      void new Watch(kubeConfigFor(url, adminToken)).watch(
         "/api/v1/namespaces/default/pods",
         { resourceVersion: created.metadata!.resourceVersion, fieldSelector: `metadata.name=${name}` },
         (type) => {
@@ -226,15 +234,15 @@ describe("the simulated API server", () => {
   });
 
   it("refuses a strategic merge patch of a custom resource with 415", async () => {
-    const response = await fetch(`${url}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes/box`, {
+    const response = await asAdmin(`${url}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes/box`, {
       method: "PATCH", body: "{}", headers: { "Content-Type": "application/strategic-merge-patch+json" },
     });
     expect(response.status).toBe(415);
   });
 
   it("serves discovery for the core group and agents.x-k8s.io", async () => {
-    const core = (await (await fetch(`${url}/api/v1`)).json()) as { resources: { name: string }[] };
-    const groups = (await (await fetch(`${url}/apis`)).json()) as { groups: { name: string }[] };
+    const core = (await (await asAdmin(`${url}/api/v1`)).json()) as { resources: { name: string }[] };
+    const groups = (await (await asAdmin(`${url}/apis`)).json()) as { groups: { name: string }[] };
     expect([core.resources.some((r) => r.name === "pods/eviction"), groups.groups.some((g) => g.name === "agents.x-k8s.io")]).toEqual([true, true]);
   });
 
@@ -281,7 +289,7 @@ describe("the simulated API server", () => {
   it("sends BOOKMARK events on a watch that asked for them", async () => {
     const list = await core.listNamespacedPod({ namespace: "default" });
     const types: string[] = [];
-    const watching = await new Watch(kubeConfigFor(url)).watch(
+    const watching = await new Watch(kubeConfigFor(url, adminToken)).watch(
       "/api/v1/namespaces/default/pods",
       { resourceVersion: list.metadata!.resourceVersion, allowWatchBookmarks: true },
       (type) => types.push(type),
@@ -302,7 +310,7 @@ describe("the simulated API server", () => {
       });
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await asAdmin(`${url}/healthz`)).status).toBe(200);
   });
 
   it("answers an owner reference without apiVersion with 422 instead of storing it", async () => {

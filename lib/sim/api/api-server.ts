@@ -1,19 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import type { AccessControl } from "../access/access-control.ts";
+import { attributesOf, forbidden, verbOf } from "../access/request-attributes.ts";
+import { answerReview, requestToken } from "../access/review-apis.ts";
+import type { UserInfo } from "../access/users.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
-import { queryFlag, readBody, sendJson, sendStatus } from "./http-io.ts";
+import { parseObject, readBody, sendJson, sendStatus } from "./http-io.ts";
 import { notFoundPath, parseResourcePath, type ResourcePath } from "./request-path.ts";
 import { handleResource } from "./resource-handler.ts";
-import { findResource } from "./resources.ts";
+import { findResource, REVIEWS } from "./resources.ts";
 import { WatchHub } from "./watch-stream.ts";
 
-// The simulated cluster's HTTP front: discovery, the resource verbs, and the pod subresources
-// that other parts of the simulation serve (eviction and binding by the API machinery, exec and
-// log by the kubelet). Every failure leaves as a Status object; nothing a client sends can
-// crash the server.
+// The simulated cluster's HTTP front: who is asking and whether RBAC lets them (lib/sim/access),
+// discovery, the resource verbs, the reviews, and the pod subresources that other parts of the
+// simulation serve (eviction and binding by the API machinery, exec and log by the kubelet).
+// Every failure leaves as a Status object; nothing a client sends can crash the server.
 
 export interface RequestInfo {
   verb: string;
@@ -37,6 +42,8 @@ export type ExtraRoutes = (request: IncomingMessage, response: ServerResponse, u
 
 export interface ApiServerOptions {
   store: ObjectStore;
+  /** Authentication, impersonation and RBAC, in front of every request. */
+  access: AccessControl;
   pods: PodSubresources;
   gate?: RequestGate;
   routes?: ExtraRoutes;
@@ -44,52 +51,46 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
 }
 
-function verbOf(method: string, path: ResourcePath, query: URLSearchParams): string {
-  if (path.subresource && !["status"].includes(path.subresource)) return method === "GET" ? "get" : "create";
-  switch (method) {
-    case "GET":
-      return path.watchPrefix || queryFlag(query, "watch") ? "watch" : path.name ? "get" : "list";
-    case "POST":
-      return "create";
-    case "PUT":
-      return "update";
-    case "PATCH":
-      return "patch";
-    case "DELETE":
-      return path.name ? "delete" : "deletecollection";
-    default:
-      return method.toLowerCase();
-  }
-}
-
 export class ApiServer {
   readonly watches: WatchHub;
-  private readonly server: Server;
+  private readonly servers: Server[] = [];
 
   constructor(private readonly options: ApiServerOptions) {
     this.watches = new WatchHub(options.store);
-    this.server = createServer((request, response) => {
-      this.serve(request, response).catch((error: unknown) => this.fail(response, error));
-    });
-    this.server.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
-    // Watches are long-lived; the default request timeout would cut them.
-    this.server.requestTimeout = 0;
-    this.server.keepAliveTimeout = 65_000;
   }
 
-  async listen(port = 0, host = "127.0.0.1"): Promise<string> {
+  /** Serves plain HTTP (what Berth and the tests use on the loopback), or HTTPS given a certificate. */
+  async listen(port = 0, host = "127.0.0.1", tls?: { cert: string; key: string }): Promise<string> {
+    const server = this.serverFor(tls);
     await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, host, () => resolve());
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
     });
-    const address = this.server.address() as AddressInfo;
-    return `http://${host}:${address.port}`;
+    this.servers.push(server);
+    const address = server.address() as AddressInfo;
+    return `${tls ? "https" : "http"}://${host}:${address.port}`;
+  }
+
+  private serverFor(tls: { cert: string; key: string } | undefined): Server {
+    const handle = (request: IncomingMessage, response: ServerResponse) => {
+      this.serve(request, response).catch((error: unknown) => this.fail(response, error));
+    };
+    const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
+    server.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
+    // Watches are long-lived; the default request timeout would cut them.
+    server.requestTimeout = 0;
+    server.keepAliveTimeout = 65_000;
+    return server;
   }
 
   async close(): Promise<void> {
     this.watches.dropAll();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all(
+      this.servers.splice(0).map((server) => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      }),
+    );
   }
 
   private fail(response: ServerResponse, error: unknown): void {
@@ -107,6 +108,7 @@ export class ApiServer {
     const pathname = url.pathname.replace(/\/+$/, "") || "/";
     const method = request.method ?? "GET";
     this.options.log?.(`${method} ${request.url}`);
+    const caller = this.admit(request, new URL(pathname + url.search, "http://sim"), method);
     if (method === "GET" && ["/healthz", "/readyz", "/livez"].includes(pathname)) {
       response.writeHead(200, { "Content-Type": "text/plain" });
       response.end("ok");
@@ -128,6 +130,14 @@ export class ApiServer {
 
     if (path.resource === "pods" && path.name && path.namespace && path.subresource && path.subresource !== "status") {
       return this.podSubresource(request, response, path, url.searchParams, body);
+    }
+    if (REVIEWS.some((review) => review.group === path.group && review.resource === path.resource)) {
+      if (method !== "POST" || path.name) throw StatusError.of(405, "MethodNotAllowed", `the server does not allow this method on the requested resource`);
+      return sendJson(response, 201, answerReview(path.resource, parseObject(body), { access: this.options.access, store: this.options.store, caller, namespace: path.namespace }));
+    }
+    if (path.resource === "serviceaccounts" && path.subresource === "token" && path.namespace && path.name) {
+      if (method !== "POST") throw StatusError.of(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+      return sendJson(response, 201, requestToken({ access: this.options.access, store: this.options.store, caller }, path.namespace, path.name, parseObject(body)));
     }
     await handleResource(
       { store: this.options.store, watches: this.watches, bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000 },
@@ -161,10 +171,27 @@ export class ApiServer {
     }
   }
 
+  /** Who the request acts as, once authenticated, impersonation checked and RBAC asked; a Status error otherwise. */
+  private admit(request: IncomingMessage, url: URL, method: string): UserInfo {
+    const access = this.options.access;
+    const caller = access.actingUser(request, access.authenticate(request));
+    const attributes = attributesOf(method, url);
+    if (!access.authorize(caller, attributes).allowed) throw forbidden(caller, attributes);
+    return caller;
+  }
+
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     // Node removes its own error listener before 'upgrade': a client reset must not crash us.
     socket.on("error", () => socket.destroy());
     const url = new URL(request.url ?? "/", "http://sim");
+    try {
+      this.admit(request, url, request.method ?? "GET");
+    } catch (error) {
+      const status = error instanceof StatusError ? error.status : StatusError.internal(String(error)).status;
+      const text = JSON.stringify(status);
+      socket.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+      return;
+    }
     const path = parseResourcePath(url.pathname);
     if (path?.resource === "pods" && path.subresource === "exec" && path.namespace && path.name) {
       try {
@@ -177,9 +204,10 @@ export class ApiServer {
     socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
   }
 
-  private discovery(pathname: string, _request: IncomingMessage): unknown {
+  private discovery(pathname: string, request: IncomingMessage): unknown {
     if (pathname === "/version") return SERVER_VERSION;
-    if (pathname === "/api") return apiVersions(this.address());
+    // The address the client reached: the plain and the TLS listener each name their own.
+    if (pathname === "/api") return apiVersions(`127.0.0.1:${request.socket.localPort ?? ""}`);
     if (pathname === "/apis") return apiGroupList();
     const core = /^\/api\/([^/]+)$/.exec(pathname);
     if (core) return apiResourceList("", core[1]!) ?? undefined;
@@ -188,11 +216,6 @@ export class ApiServer {
     const groupVersion = /^\/apis\/([^/]+)\/([^/]+)$/.exec(pathname);
     if (groupVersion) return apiResourceList(groupVersion[1]!, groupVersion[2]!) ?? undefined;
     return undefined;
-  }
-
-  private address(): string {
-    const address = this.server.address() as AddressInfo | null;
-    return address ? `127.0.0.1:${address.port}` : "127.0.0.1";
   }
 }
 

@@ -2,6 +2,7 @@ import { statusFailure } from "../testing/status-failure.ts";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
+import { accessForTests } from "../testing/access-for-tests.ts";
 import { pod } from "../controllers/gc-test-support.ts";
 import { findCondition, record, refs } from "../k8s-objects.ts";
 import { ObjectStore } from "../store/object-store.ts";
@@ -94,8 +95,10 @@ describe("the Binding subresource", () => {
   it("binds through client-node's createNamespacedPodBinding", async () => {
     store.create(refs.namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
     pod(store, "box");
+    const { access, adminToken } = accessForTests(store, clock);
     const server = new ApiServer({
       store,
+      access,
       pods: {
         evict: (namespace, name, body, dryRun) => evictPod(deps, namespace, name, body, dryRun),
         bind: (namespace, name, body) => bindPod(deps, namespace, name, body),
@@ -104,7 +107,7 @@ describe("the Binding subresource", () => {
       },
     });
     try {
-      const core = kubeConfigFor(await server.listen()).makeApiClient(CoreV1Api);
+      const core = kubeConfigFor(await server.listen(), adminToken).makeApiClient(CoreV1Api);
       await core.createNamespacedPodBinding({
         name: "box",
         namespace: "default",

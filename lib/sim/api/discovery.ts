@@ -1,4 +1,4 @@
-import { API_GROUPS, groupVersion, RESOURCES, resourceVerbs, type ResourceDefinition } from "./resources.ts";
+import { API_GROUPS, groupVersion, RESOURCES, resourceVerbs, type ResourceDefinition, type Subresource } from "./resources.ts";
 
 // Discovery documents, so that client-node and a stock kubectl find every resource.
 
@@ -32,7 +32,7 @@ export function apiGroupList() {
   return { kind: "APIGroupList", apiVersion: "v1", groups: API_GROUPS.map(apiGroup) };
 }
 
-const SUBRESOURCE_ENTRIES: Record<string, (definition: ResourceDefinition) => Record<string, unknown>> = {
+const SUBRESOURCE_ENTRIES: Record<Subresource, (definition: ResourceDefinition) => Record<string, unknown>> = {
   status: (definition) => ({ kind: definition.kind, verbs: ["get", "patch", "update"] }),
   binding: () => ({ kind: "Binding", verbs: ["create"] }),
   eviction: () => ({ group: "policy", version: "v1", kind: "Eviction", verbs: ["create"] }),
@@ -40,6 +40,7 @@ const SUBRESOURCE_ENTRIES: Record<string, (definition: ResourceDefinition) => Re
   attach: () => ({ kind: "PodAttachOptions", verbs: ["create", "get"] }),
   portforward: () => ({ kind: "PodPortForwardOptions", verbs: ["create", "get"] }),
   log: () => ({ kind: "Pod", verbs: ["get"] }),
+  token: () => ({ group: "authentication.k8s.io", version: "v1", kind: "TokenRequest", verbs: ["create"] }),
 };
 
 /** The APIResourceList of one group version, or null if nothing is served there. */
@@ -60,7 +61,7 @@ export function apiResourceList(group: string, version: string) {
       name: `${definition.resource}/${subresource}`,
       singularName: "",
       namespaced: definition.namespaced,
-      ...SUBRESOURCE_ENTRIES[subresource]!(definition),
+      ...SUBRESOURCE_ENTRIES[subresource](definition),
     })),
   ]);
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: groupVersion(group, version), resources };

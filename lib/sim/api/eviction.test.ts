@@ -2,6 +2,7 @@ import { statusFailure } from "../testing/status-failure.ts";
 import { ApiException, CoreV1Api } from "@kubernetes/client-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
+import { accessForTests } from "../testing/access-for-tests.ts";
 import { budgetStatus, DisruptionController } from "../controllers/disruption-controller.ts";
 import { pod, settle, startLoops, stopLoops } from "../controllers/gc-test-support.ts";
 import type { ReconcileLoop } from "../controllers/reconciler.ts";
@@ -182,8 +183,10 @@ describe("the Eviction API over HTTP", () => {
 
   beforeEach(async () => {
     store.create(refs.namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
+    const { access, adminToken } = accessForTests(store, clock);
     server = new ApiServer({
       store,
+      access,
       pods: {
         evict: (namespace, name, body, dryRun) => evictPod(deps, namespace, name, body, dryRun),
         bind: (namespace, name, body) => bindPod(deps, namespace, name, body),
@@ -191,7 +194,7 @@ describe("the Eviction API over HTTP", () => {
         exec: (_request, socket) => socket.destroy(),
       },
     });
-    core = kubeConfigFor(await server.listen()).makeApiClient(CoreV1Api);
+    core = kubeConfigFor(await server.listen(), adminToken).makeApiClient(CoreV1Api);
   });
   afterEach(() => server.close());
 

@@ -5,7 +5,17 @@ import type { ResourceRef } from "../status-error.ts";
 // it and how the server treats it. Objects are stored in `storageVersion`; `convert` turns them
 // into another served version and back.
 
-export type Subresource = "status" | "binding" | "eviction" | "exec" | "log" | "attach" | "portforward";
+export type Subresource = "status" | "binding" | "eviction" | "exec" | "log" | "attach" | "portforward" | "token";
+
+/** The authorization and authentication reviews: create-only, answered at once, never stored. */
+export const REVIEWS = [
+  { group: "authorization.k8s.io", resource: "subjectaccessreviews", kind: "SubjectAccessReview", namespaced: false },
+  { group: "authorization.k8s.io", resource: "localsubjectaccessreviews", kind: "LocalSubjectAccessReview", namespaced: true },
+  { group: "authorization.k8s.io", resource: "selfsubjectaccessreviews", kind: "SelfSubjectAccessReview", namespaced: false },
+  { group: "authorization.k8s.io", resource: "selfsubjectrulesreviews", kind: "SelfSubjectRulesReview", namespaced: false },
+  { group: "authentication.k8s.io", resource: "tokenreviews", kind: "TokenReview", namespaced: false },
+  { group: "authentication.k8s.io", resource: "selfsubjectreviews", kind: "SelfSubjectReview", namespaced: false },
+] as const;
 
 export interface VersionConversion {
   /** Storage-version object → the object as `version` shows it. */
@@ -27,10 +37,12 @@ export interface ResourceDefinition extends ResourceRef {
   strategicMerge: boolean;
   /** Deleting waits for this many seconds of grace by default (pods on a node); 0 elsewhere. */
   convert?: VersionConversion;
+  /** The verbs discovery lists, when not every one (reviews are create-only). */
+  verbs?: string[];
 }
 
 const ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
-export const resourceVerbs = (_definition: ResourceDefinition) => ALL_VERBS;
+export const resourceVerbs = (definition: ResourceDefinition) => definition.verbs ?? ALL_VERBS;
 
 const core = (resource: string, kind: string, namespaced: boolean, extra: Partial<ResourceDefinition> = {}): ResourceDefinition => ({
   group: "",
@@ -118,6 +130,22 @@ export const RESOURCES: ResourceDefinition[] = [
   core("persistentvolumes", "PersistentVolume", false, { shortNames: ["pv"], subresources: ["status"] }),
   core("events", "Event", true, { shortNames: ["ev"] }),
   core("services", "Service", true, { shortNames: ["svc"], categories: ["all"], subresources: ["status"] }),
+  core("serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"], subresources: ["token"] }),
+  ...(["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"] as const).map((kind) => ({
+    group: "rbac.authorization.k8s.io",
+    resource: `${kind.toLowerCase()}s`,
+    kind,
+    singular: kind.toLowerCase(),
+    namespaced: !kind.startsWith("Cluster"),
+    versions: ["v1"],
+    storageVersion: "v1",
+    subresources: [],
+    strategicMerge: true,
+  })),
+  // Reviews are asked, not stored: create answers them (lib/sim/access/review-apis.ts).
+  ...REVIEWS.map(({ group, resource, kind, namespaced }) => ({
+    group, resource, kind, singular: kind.toLowerCase(), namespaced, versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: false, verbs: ["create"],
+  })),
   {
     group: "storage.k8s.io", resource: "storageclasses", kind: "StorageClass", singular: "storageclass", namespaced: false,
     versions: ["v1"], storageVersion: "v1", shortNames: ["sc"], subresources: [], strategicMerge: true,

@@ -20,7 +20,8 @@ export interface SimFixture {
 
 export async function startSimFixture(options: SimulatedClusterOptions = {}): Promise<SimFixture> {
   const cluster = await startSimulatedCluster({ clockScale: 200, ...options });
-  const config = kubeConfigFor(cluster.serverUrl);
+  const config = kubeConfigFor(cluster.serverUrl, cluster.adminToken);
+  const asAdmin = { Authorization: `Bearer ${cluster.adminToken}` };
   return {
     cluster,
     config,
@@ -29,13 +30,13 @@ export async function startSimFixture(options: SimulatedClusterOptions = {}): Pr
     policy: config.makeApiClient(PolicyV1Api),
     storage: config.makeApiClient(StorageV1Api),
     async fault(path, body) {
-      const response = await fetch(`${cluster.serverUrl}/sim/v1/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body ?? {}) });
+      const response = await fetch(`${cluster.serverUrl}/sim/v1/${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...asAdmin }, body: JSON.stringify(body ?? {}) });
       const json = (await response.json()) as unknown;
       if (!response.ok) throw new Error(`fault ${path} failed: ${JSON.stringify(json)}`);
       return json;
     },
     async clearApiFaults() {
-      const response = await fetch(`${cluster.serverUrl}/sim/v1/api-faults`, { method: "DELETE" });
+      const response = await fetch(`${cluster.serverUrl}/sim/v1/api-faults`, { method: "DELETE", headers: asAdmin });
       if (!response.ok) throw new Error(`clearing the API faults failed: HTTP ${response.status}`);
     },
   };
