@@ -152,6 +152,10 @@ const simOutsideClusterStart = (imports: Import[]) =>
 const kubeClientOutsideKube = (imports: Import[]) =>
   imports.filter((one) => isProduct(one.file) && !under(one.file, "lib/kube", "lib/sim") && packageOf(one.specifier) === "@kubernetes/client-node" && !one.typeOnly);
 
+/** lib/identity proves who is asking and asks Kubernetes what they may do; it never acts, stores or serves. */
+const identityBeyondItsLayer = (imports: Import[]) =>
+  imports.filter((one) => isProduct(one.file) && under(one.file, "lib/identity") && under(one.target, "lib/store", "lib/sandboxes", "lib/server", "lib/events", "lib/disruption", "app"));
+
 /** The exemptions for tests above hold only while no product code loads what tests use. */
 const productImportingTestSupport = (imports: Import[]) => imports.filter((one) => isProduct(one.file) && one.target !== null && isTestSupport(one.target));
 
@@ -215,6 +219,7 @@ describe("the import scan", () => {
     { rule: "lib/sim outside cluster.ts", check: simOutsideClusterStart, file: "lib/server/simulator-state.ts", line: 'const sim = await import("../sim/index.ts");' },
     { rule: "client-node outside lib/kube", check: kubeClientOutsideKube, file: "lib/sandboxes/x.ts", line: 'import { CoreV1Api } from "@kubernetes/client-node";' },
     { rule: "test support in the product", check: productImportingTestSupport, file: "lib/server/x.ts", line: 'import { eventually } from "../sim/testing/eventually.ts";' },
+    { rule: "lib/identity reaching the store", check: identityBeyondItsLayer, file: "lib/identity/x.ts", line: 'import type { Store } from "../store/index.ts";' },
   ])("catches $rule: $line in $file", ({ check, file, line }) => {
     const specifier = /["'`](.+?)["'`]/.exec(line)![1]!;
     const typeOnly = line.startsWith("import type ") ? "type " : "";
@@ -250,6 +255,10 @@ describe("the layering", () => {
 
   it("only lib/kube calls Kubernetes through @kubernetes/client-node; elsewhere in the product only its object types are imported", () => {
     expect(kubeClientOutsideKube(allImports).map(describeImport)).toEqual([]);
+  });
+
+  it("lib/identity imports only lib/domain, lib/kube, lib/config and lib/platform", () => {
+    expect(identityBeyondItsLayer(allImports).map(describeImport)).toEqual([]);
   });
 
   it("the product never imports test support, so the exemptions for tests cannot reach it", () => {

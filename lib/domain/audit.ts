@@ -1,21 +1,43 @@
 import { z } from "zod";
 import { pageRequestSchema } from "./sandbox-record.ts";
 
-/** One change made through Berth: who did what to which object, and how it ended. */
+/**
+ * Who made a change: the person as Berth proved them (with their groups) and the request it came
+ * with — or Berth itself, for what its own controllers do.
+ */
+export const actorSchema = z.object({
+  username: z.string().min(1),
+  groups: z.array(z.string()),
+  requestId: z.string().nullable(),
+});
+export type Actor = z.infer<typeof actorSchema>;
+
+/** Berth's own controllers: clean-ups, auto-recovery, a run a stopped console left behind. */
+export const BERTH_ACTOR: Actor = { username: "berth", groups: [], requestId: null };
+
+export const AUDIT_DECISIONS = ["Allowed", "Denied"] as const;
+
+/** One change made or refused through Berth: who did what to which object, whether they might, and how it ended. */
 export const auditEntrySchema = z.object({
   id: z.string().regex(/^\d+$/),
   at: z.date(),
   actor: z.string().min(1),
+  actorGroups: z.array(z.string()),
   /** Dotted verb, such as sandbox.create or settings.update. */
   action: z.string().regex(/^[a-z]+(\.[a-z-]+)+$/, "action must look like sandbox.create"),
   targetKind: z.string().min(1),
   targetId: z.string().min(1),
+  decision: z.enum(AUDIT_DECISIONS),
   outcome: z.enum(["Succeeded", "Failed"]),
+  requestId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const newAuditEntrySchema = auditEntrySchema.omit({ id: true, at: true }).extend({
+/** What a writer says of a change; the actor's parts go into their columns. */
+export const newAuditEntrySchema = auditEntrySchema.omit({ id: true, at: true, actor: true, actorGroups: true, requestId: true }).extend({
+  actor: actorSchema,
+  decision: auditEntrySchema.shape.decision.default("Allowed"),
   details: auditEntrySchema.shape.details.default({}),
 });
 export type NewAuditEntry = z.input<typeof newAuditEntrySchema>;
@@ -27,7 +49,7 @@ export const auditQuerySchema = pageRequestSchema.extend({
   targetKind: z.string().min(1).optional(),
   targetId: z.string().min(1).optional(),
   outcome: auditEntrySchema.shape.outcome.optional(),
-  decision: z.enum(["Allowed", "Denied"]).optional(),
+  decision: z.enum(AUDIT_DECISIONS).optional(),
   since: z.iso.datetime({ message: "since must be an RFC 3339 time, such as 2026-12-01T00:00:00Z" }).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;

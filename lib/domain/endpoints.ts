@@ -62,7 +62,17 @@ export interface Endpoint {
   access: Access;
   params?: z.ZodObject;
   query?: z.ZodObject;
-  body?: { schema: z.ZodType; required: boolean };
+  body?: {
+    schema: z.ZodType;
+    required: boolean;
+    /**
+     * The lifecycle validates the body itself, with rules beyond the schema (the sandbox spec's
+     * against the cluster, settings against the configuration's rules) and its own problem codes.
+     */
+    validatedByHandler?: true;
+  };
+  /** Writes: what the audit log calls the change, and who records a success (refusals and failures are always recorded). */
+  audit?: { action: string; targetKind: string; recordedBy: "lifecycle" | "edge" };
   /** The answers when it works, by HTTP status. */
   answers: Record<number, EndpointAnswer>;
   /** The statuses it answers with problem+json besides the ones every endpoint may give. */
@@ -79,14 +89,11 @@ const created = <Schema extends z.ZodType>(schema: Schema, description: string) 
 const ok = <Schema extends z.ZodType>(schema: Schema, description = "OK") => ({ 200: { description, schema } });
 const accepted = <Schema extends z.ZodType>(schema: Schema, description = "Accepted") => ({ 202: { description, schema } });
 
-const kubernetes = (verb: ResourceVerb, target: { group: string; resource: string }, namespace: NamespaceSource, subresource?: string): Access => ({
-  kind: "resource",
-  verb,
-  ...target,
-  ...(subresource ? { subresource } : {}),
-  namespace,
-});
-const berth = (verb: ResourceVerb, target: { group: string; resource: string }): Access => ({ kind: "resource", verb, ...target, namespace: "cluster" });
+type ResourceAccess = Extract<Access, { kind: "resource" }>;
+/** The namespace source stays in the type, so handlers of sandbox-scoped endpoints are given the sandbox. */
+const kubernetes = <Namespace extends NamespaceSource>(verb: ResourceVerb, target: { group: string; resource: string }, namespace: Namespace, subresource?: string) =>
+  ({ kind: "resource", verb, ...target, ...(subresource ? { subresource } : {}), namespace }) as ResourceAccess & { namespace: Namespace };
+const berth = (verb: ResourceVerb, target: { group: string; resource: string }) => kubernetes(verb, target, "cluster");
 
 const deleteResultSchema = z.object({ record: sandboxRecordSchema, removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });
 const dryRunResultSchema = z.object({ dryRun: z.literal(true), manifests: z.record(z.string(), z.unknown()) });
@@ -144,9 +151,10 @@ export const ENDPOINTS = {
     summary: "Create a sandbox (?dryRun=true renders and validates against the cluster, creates nothing, and answers the manifests)",
     access: kubernetes("create", KUBERNETES_RESOURCES.sandboxes, "spec"),
     query: createQuerySchema,
-    body: { schema: sandboxSpecSchema, required: true },
+    body: { schema: sandboxSpecSchema, required: true, validatedByHandler: true },
     answers: { ...created(sandboxRecordSchema, "Created"), ...ok(dryRunResultSchema, "Dry run: the manifests the create would make") },
     problems: [400, 409, 503],
+    audit: { action: "sandbox.create", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   getSandbox: {
     method: "GET",
@@ -165,6 +173,7 @@ export const ENDPOINTS = {
     params: sandboxParams,
     answers: ok(deleteResultSchema, "Deleted: which claims were removed and which kept"),
     problems: [404, 409],
+    audit: { action: "sandbox.delete", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   stopSandbox: {
     method: "POST",
@@ -174,6 +183,7 @@ export const ENDPOINTS = {
     params: sandboxParams,
     answers: accepted(sandboxRecordSchema),
     problems: [404, 409],
+    audit: { action: "sandbox.stop", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   startSandbox: {
     method: "POST",
@@ -183,6 +193,7 @@ export const ENDPOINTS = {
     params: sandboxParams,
     answers: accepted(sandboxRecordSchema),
     problems: [404, 409],
+    audit: { action: "sandbox.start", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   recoverSandbox: {
     method: "POST",
@@ -192,6 +203,7 @@ export const ENDPOINTS = {
     params: sandboxParams,
     answers: accepted(sandboxRecordSchema),
     problems: [404, 409],
+    audit: { action: "sandbox.recover", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   execInSandbox: {
     method: "POST",
@@ -202,6 +214,7 @@ export const ENDPOINTS = {
     body: { schema: execRequestSchema, required: true },
     answers: ok(execResultSchema, "The command ran (whatever its exit code)"),
     problems: [400, 404, 409, 504],
+    audit: { action: "sandbox.exec", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   checkpointSandbox: {
     method: "POST",
@@ -211,6 +224,7 @@ export const ENDPOINTS = {
     params: sandboxParams,
     answers: ok(checkpointOutcomeSchema, "Succeeded, Failed or TimedOut: a result, not an error"),
     problems: [404, 409],
+    audit: { action: "sandbox.checkpoint", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   listCheckpoints: {
     method: "GET",
@@ -257,6 +271,7 @@ export const ENDPOINTS = {
     params: volumeParams,
     answers: ok(volumeDeletionSchema, "Deleted"),
     problems: [404, 409, 503],
+    audit: { action: "volume.delete", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
   },
   expandVolume: {
     method: "PATCH",
@@ -264,9 +279,10 @@ export const ENDPOINTS = {
     summary: "Grow a bound claim whose StorageClass allows volume expansion; status.capacity follows once resized; audited",
     access: kubernetes("patch", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
     params: volumeParams,
-    body: { schema: volumeExpansionSchema, required: true },
+    body: { schema: volumeExpansionSchema, required: true, validatedByHandler: true },
     answers: accepted(volumeExpansionResultSchema, "Requested"),
     problems: [400, 404, 409, 503],
+    audit: { action: "volume.expand", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
   },
   listStorageClasses: {
     method: "GET",
@@ -303,6 +319,7 @@ export const ENDPOINTS = {
     body: { schema: maintenanceOptionsSchema, required: true },
     answers: accepted(maintenanceRunSchema, "Started"),
     problems: [400, 404, 409, 503],
+    audit: { action: "maintenance.start", targetKind: "Node", recordedBy: "edge" },
   },
   listNodeMaintenance: {
     method: "GET",
@@ -330,6 +347,7 @@ export const ENDPOINTS = {
     params: runParams,
     answers: accepted(z.object({ cancelling: z.string() }), "Cancelling"),
     problems: [409, 503],
+    audit: { action: "maintenance.cancel", targetKind: "MaintenanceRun", recordedBy: "edge" },
   },
   getSettings: {
     method: "GET",
@@ -344,9 +362,10 @@ export const ENDPOINTS = {
     path: "/api/v1/settings",
     summary: "Change gateway defaults (a change wins over the configuration; `reset` hands keys back to it); new sandboxes get them at once; audited",
     access: berth("update", BERTH_RESOURCES.settings),
-    body: { schema: gatewaySettingsChangeSchema, required: true },
+    body: { schema: gatewaySettingsChangeSchema, required: true, validatedByHandler: true },
     answers: ok(gatewaySettingsSchema),
     problems: [400],
+    audit: { action: "settings.update", targetKind: "GatewaySettings", recordedBy: "lifecycle" },
   },
   settingsHistory: {
     method: "GET",
@@ -383,6 +402,7 @@ export const ENDPOINTS = {
     body: { schema: simulatorDrainOptionsSchema, required: false },
     answers: ok(simulatorActionResultSchema),
     problems: [400, 404, 502],
+    audit: { action: "simulator.node-action", targetKind: "Node", recordedBy: "edge" },
   },
   simulatorPodAction: {
     method: "POST",
@@ -392,6 +412,7 @@ export const ENDPOINTS = {
     params: z.object({ namespace: simulatorObjectNameSchema, name: simulatorObjectNameSchema, action: simulatorPodActionSchema }),
     answers: ok(simulatorActionResultSchema),
     problems: [400, 404, 502],
+    audit: { action: "simulator.pod-action", targetKind: "Pod", recordedBy: "edge" },
   },
   metrics: {
     method: "GET",
@@ -406,7 +427,7 @@ export const ENDPOINTS = {
     path: "/auth/sign-in",
     summary: "Start signing in: a redirect to the OpenID provider (authorization code with PKCE)",
     access: { kind: "public", why: "it is how a person becomes signed in" },
-    query: z.object({ returnTo: z.string().optional() }),
+    query: z.object({ returnTo: z.string().max(2048).optional(), person: z.string().max(254).optional() }),
     answers: { 303: { description: "To the OpenID provider" } },
     problems: [400],
   },
@@ -426,6 +447,7 @@ export const ENDPOINTS = {
     body: { schema: z.strictObject({ token: z.string().min(1, "paste a Kubernetes bearer token") }), required: true },
     answers: ok(whoAmISchema, "Signed in"),
     problems: [400, 401],
+    audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "edge" },
   },
   signOut: {
     method: "POST",
@@ -434,6 +456,7 @@ export const ENDPOINTS = {
     access: { kind: "public", why: "signing out needs no permission" },
     answers: { 303: { description: "To the sign-in page, or the provider's sign-out" } },
     problems: [],
+    audit: { action: "session.sign-out", targetKind: "Session", recordedBy: "edge" },
   },
 } as const satisfies Record<string, Endpoint>;
 

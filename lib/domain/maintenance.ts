@@ -65,6 +65,7 @@ export const maintenanceRunSchema = z.object({
   node: z.string(),
   state: maintenanceRunStateSchema,
   actor: z.string(),
+  actorGroups: z.array(z.string()),
   options: maintenanceOptionsSchema,
   progress: maintenanceProgressSchema,
   relaxedBudgets: z.array(budgetRefSchema),

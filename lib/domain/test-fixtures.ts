@@ -1,5 +1,6 @@
 // Builders for tests: a valid spec or gateway config with only the fields a test is about.
 import type { z } from "zod";
+import type { Actor } from "./audit.ts";
 import { type GatewayDefaults, gatewayDefaultsSchema } from "./gateway-defaults.ts";
 import { type SpecProblem, problemsFromZodError } from "./problems.ts";
 import { type SandboxSpec, type SandboxSpecInput, sandboxSpecSchema } from "./sandbox-spec.ts";
@@ -21,4 +22,9 @@ export function gatewayDefaults(overrides: Partial<z.input<typeof gatewayDefault
 export function specProblems(overrides: Record<string, unknown>): SpecProblem[] {
   const result = sandboxSpecSchema.safeParse({ name: "my-box", ...overrides });
   return result.success ? [] : problemsFromZodError(result.error);
+}
+
+/** Who a test says made a change: a person with no groups, outside any request. */
+export function anActor(username = "alice", groups: string[] = []): Actor {
+  return { username, groups, requestId: null };
 }

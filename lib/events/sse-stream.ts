@@ -11,6 +11,8 @@ export interface SseOptions {
   /** The last event id the client has (Last-Event-ID); undefined: live events only. */
   lastEventId?: string;
   sandboxId?: string;
+  /** Whether the reader may see this event (the person's RBAC); every event when absent. */
+  visible?: (event: TimelineEvent) => Promise<boolean>;
   signal: AbortSignal;
   heartbeatMs?: number;
 }
@@ -36,17 +38,25 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
         }
       };
       const wanted = (event: TimelineEvent) => !options.sandboxId || event.sandboxId === options.sandboxId;
+      const visible = options.visible ?? (async () => true);
       // Subscribe before replaying, and hold live events until the replay is done: an event
       // stored while replaying is then either in the replay or in the held ones, never lost.
       let last = options.lastEventId;
       let held: TimelineEvent[] | null = [];
+      // Live events pass the visibility check one after another, so they leave in commit order.
+      let sending = Promise.resolve();
+      const sendLive = (event: TimelineEvent) => {
+        sending = sending.then(async () => {
+          if ((last === undefined || after(event.id, last)) && (await visible(event).catch(() => false))) {
+            last = event.id;
+            send(formatSse(event));
+          }
+        });
+      };
       const unsubscribe = subscribeToTimeline((event) => {
         if (!wanted(event)) return;
         if (held) held.push(event);
-        else if (last === undefined || after(event.id, last)) {
-          last = event.id;
-          send(formatSse(event));
-        }
+        else sendLive(event);
       });
       const heartbeat = setInterval(() => send(`: heartbeat ${new Date().toISOString()}\n\n`), options.heartbeatMs ?? 15_000);
       cleanup = () => {
@@ -67,19 +77,14 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
           const page = await options.timeline.listAfter({ after: last, sandboxId: options.sandboxId, limit: REPLAY_PAGE });
           for (const event of page) {
             last = event.id;
-            send(formatSse(event));
+            if (await visible(event).catch(() => false)) send(formatSse(event));
           }
           if (page.length < REPLAY_PAGE) break;
         }
       }
       const pending = held;
       held = null;
-      for (const event of pending) {
-        if (last === undefined || after(event.id, last)) {
-          last = event.id;
-          send(formatSse(event));
-        }
-      }
+      for (const event of pending) sendLive(event);
     },
     cancel() {
       cleanup();

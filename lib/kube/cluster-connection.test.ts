@@ -21,14 +21,14 @@ describe("discoverSandboxApi", () => {
   it("finds v1beta1 on a cluster that serves agent-sandbox", async () => {
     const sim = await startSimulatedCluster();
     try {
-      expect(await discoverSandboxApi(connectToEmbeddedCluster(sim.serverUrl))).toEqual({ ok: true, version: "v1beta1" });
+      expect(await discoverSandboxApi(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken))).toEqual({ ok: true, version: "v1beta1" });
     } finally {
       await sim.stop();
     }
   });
 
   it("gives up on an API server that does not answer, saying so", async () => {
-    const discovery = await discoverSandboxApi(connectToEmbeddedCluster(await silentServer()), 200);
+    const discovery = await discoverSandboxApi(connectToEmbeddedCluster(await silentServer(), "unused"), 200);
     expect(discovery).toMatchObject({ ok: false, reason: "unreachable", message: expect.stringContaining("no answer within 0.2 s") });
   });
 });

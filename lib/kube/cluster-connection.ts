@@ -40,16 +40,30 @@ export function connectToRealCluster(mode: Exclude<ClusterMode, "embedded">, kub
   return { mode, server: cluster.server, kubeConfig };
 }
 
-/** A connection to a cluster served at `server` without authentication (the embedded one). */
-export function connectToEmbeddedCluster(server: string): ClusterConnection {
+/** A connection to the embedded cluster served at `server`, with a bearer token of its own. */
+export function connectToEmbeddedCluster(server: string, token: string): ClusterConnection {
   const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
+  kubeConfig.loadFromOptions(embeddedOptions(server, token));
+  return { mode: "embedded", server, kubeConfig };
+}
+
+function embeddedOptions(server: string, token: string) {
+  return {
     clusters: [{ name: "berth-embedded", server, skipTLSVerify: true }],
-    users: [{ name: "berth-embedded" }],
+    users: [{ name: "berth-embedded", token }],
     contexts: [{ name: "berth-embedded", cluster: "berth-embedded", user: "berth-embedded" }],
     currentContext: "berth-embedded",
-  });
-  return { mode: "embedded", server, kubeConfig };
+  };
+}
+
+/** A renewed token for an embedded connection: every client made from it sends the new one from now on. */
+export function useToken(connection: ClusterConnection, token: string): void {
+  connection.kubeConfig.loadFromOptions(embeddedOptions(connection.server, token));
+}
+
+/** The bearer token a connection sends (for the embedded cluster's fault API, which is not client-node's). */
+export function bearerTokenOf(connection: ClusterConnection): string | undefined {
+  return connection.kubeConfig.getCurrentUser()?.token;
 }
 
 export type SandboxApiDiscovery =

@@ -15,7 +15,7 @@ const caches: WatchCache<V1Pod>[] = [];
 
 beforeAll(async () => {
   sim = await startSimulatedCluster({ clockScale: 50 });
-  connection = connectToEmbeddedCluster(sim.serverUrl);
+  connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   core = connection.kubeConfig.makeApiClient(CoreV1Api);
 });
 afterEach(() => {
@@ -31,7 +31,7 @@ async function aPod(labels: Record<string, string>): Promise<string> {
 }
 
 async function fault(path: string, body: unknown = {}) {
-  await fetch(`${sim.serverUrl}/sim/v1/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  await fetch(`${sim.serverUrl}/sim/v1/${path}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${sim.adminToken}` }, body: JSON.stringify(body) });
 }
 
 function podCache(group: string) {

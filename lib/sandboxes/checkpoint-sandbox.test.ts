@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { LiveSandboxes } from "./live-sandboxes.ts";
@@ -25,37 +26,37 @@ const reasonsOf = async (record: SandboxRecord) => (await world.deps.store.timel
 describe("a checkpoint", () => {
   it("succeeds when the hook does, with the marker written", async () => {
     const record = await withHook("echo saving && echo saved > /sandbox/saved.txt");
-    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
     expect([checkpoint.result, checkpoint.markerWritten]).toEqual(["Succeeded", true]);
   });
 
   it("leaves what the hook saved in the workspace", async () => {
     const record = await withHook("echo saved > /sandbox/saved.txt");
-    await checkpointSandbox(world.deps, record.id, "Manual", "alice");
-    expect((await execInSandbox(world.deps, record.id, ["cat", "/sandbox/saved.txt"], 10, "alice")).stdout).toBe("saved\n");
+    await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
+    expect((await execInSandbox(world.deps, record.id, ["cat", "/sandbox/saved.txt"], 10, anActor("alice"))).stdout).toBe("saved\n");
   });
 
   it("fails when the hook fails, keeping the tail of what it printed", async () => {
     const record = await withHook("echo 'disk full' && exit 3");
-    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
     expect([checkpoint.result, checkpoint.hookOutputTail, checkpoint.markerWritten]).toEqual(["Failed", "disk full\n", false]);
   });
 
   it("times out when the hook outlives its grace period", async () => {
     const record = await withHook("sleep 3600", { checkpointGracePeriodSeconds: 1, terminationGracePeriodSeconds: 30 });
-    expect((await checkpointSandbox(world.deps, record.id, "Manual", "alice")).result).toBe("TimedOut");
+    expect((await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"))).result).toBe("TimedOut");
   });
 
   it("is told on the timeline from start to end", async () => {
     const record = await withHook("true");
-    await checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
     const events = await world.deps.store.timeline.listForSandbox(record.id, { limit: 100 });
     expect(events.filter((event) => event.type === "Checkpoint").map((event) => event.reason)).toEqual(["CheckpointStarted", "CheckpointSucceeded"]);
   });
 
   it("is listed with the sandbox's checkpoints", async () => {
     const record = await withHook("true");
-    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
     expect((await world.deps.store.checkpoints.listCheckpoints(record.id)).map((one) => one.id)).toEqual([checkpoint.id]);
   });
 });
@@ -66,7 +67,7 @@ describe("while a checkpoint runs", () => {
   beforeAll(async () => {
     // A slow hook (simulated seconds run 200 times faster): long enough to look at the sandbox meanwhile.
     record = await withHook("sleep 400", { checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 });
-    running = checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    running = checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
   });
   afterAll(() => running);
 
@@ -77,11 +78,11 @@ describe("while a checkpoint runs", () => {
   });
 
   it("a new exec session is refused with the reason", async () => {
-    await expect(execInSandbox(world.deps, record.id, ["true"], 5, "alice")).rejects.toThrow(/is checkpointing/);
+    await expect(execInSandbox(world.deps, record.id, ["true"], 5, anActor("alice"))).rejects.toThrow(/is checkpointing/);
   });
 
   it("a second checkpoint is refused", async () => {
-    await expect(checkpointSandbox(world.deps, record.id, "Manual", "alice")).rejects.toBeInstanceOf(SandboxStateError);
+    await expect(checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"))).rejects.toBeInstanceOf(SandboxStateError);
   });
 });
 
@@ -100,7 +101,7 @@ describe("a console that stopped mid-checkpoint", () => {
 describe("a checkpoint that also snapshots the workspace", () => {
   it("says at once why node-local storage took no snapshot", async () => {
     const record = await world.readySandbox({ name: `ckpt-${++counter}`, disruptionPolicy: { snapshotOnCheckpoint: true } });
-    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", "alice");
+    const checkpoint = await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
     expect([checkpoint.result, checkpoint.snapshotReady, checkpoint.snapshotError]).toEqual(["Succeeded", false, expect.stringContaining("non-CSI")]);
   });
 
@@ -113,7 +114,7 @@ describe("a checkpoint that also snapshots the workspace", () => {
 
     it("has a ready VolumeSnapshot named on the checkpoint", async () => {
       const record = await portable.readySandbox({ name: "snapshotted", disruptionPolicy: { snapshotOnCheckpoint: true } });
-      const checkpoint = await checkpointSandbox(portable.deps, record.id, "Manual", "alice");
+      const checkpoint = await checkpointSandbox(portable.deps, record.id, "Manual", anActor("alice"));
       expect([checkpoint.snapshotName, checkpoint.snapshotReady, checkpoint.snapshotError]).toEqual([`snapshotted-checkpoint-${checkpoint.id.slice(0, 8)}`, true, null]);
     });
   });

@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import type { Checkpoint } from "../domain/checkpoint.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../domain/disruption-policy.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
@@ -31,7 +32,7 @@ const policyOf = (record: SandboxRecord) => (record.spec.disruptionPolicy as Pol
 /** The hook's deadline: its own grace period, else the pod's termination grace (what a drain would allow). */
 const graceSecondsOf = (policy: Policy) => policy.checkpointGracePeriodSeconds ?? policy.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS;
 
-export async function checkpointSandbox(deps: ActionDeps, id: string, trigger: Checkpoint["trigger"], actor: string): Promise<Checkpoint> {
+export async function checkpointSandbox(deps: ActionDeps, id: string, trigger: Checkpoint["trigger"], actor: Actor): Promise<Checkpoint> {
   const record = await liveRecord(deps, id);
   if (deps.checkpointing?.has(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is already checkpointing: wait for that checkpoint to end.`);
   const pod = await deps.resources.readPod(record.namespace, record.name);
@@ -41,7 +42,7 @@ export async function checkpointSandbox(deps: ActionDeps, id: string, trigger: C
   return (deps.checkpointing ?? untracked).run(id, () => runCheckpoint(deps, record, pod.metadata?.uid ?? "", trigger, actor));
 }
 
-async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: string, trigger: Checkpoint["trigger"], actor: string): Promise<Checkpoint> {
+async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: string, trigger: Checkpoint["trigger"], actor: Actor): Promise<Checkpoint> {
   const now = deps.now ?? (() => new Date());
   const policy = policyOf(record);
   const graceSeconds = graceSecondsOf(policy);

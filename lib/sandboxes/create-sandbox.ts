@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import { randomUUID } from "node:crypto";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
@@ -69,7 +70,7 @@ export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknow
   return { rendered };
 }
 
-export async function createSandbox(deps: CreateSandboxDeps, input: unknown, actor: string): Promise<CreatedSandbox> {
+export async function createSandbox(deps: CreateSandboxDeps, input: unknown, actor: Actor): Promise<CreatedSandbox> {
   const now = deps.now ?? (() => new Date());
   const { spec, workspace } = validated(input, deps.defaults);
   const namespace = spec.namespace ?? deps.defaults.sandboxNamespace;
@@ -80,7 +81,7 @@ export async function createSandbox(deps: CreateSandboxDeps, input: unknown, act
 async function createRecordedSandbox(
   deps: CreateSandboxDeps,
   { id, spec, workspace, namespace }: { id: string; spec: SandboxSpec; workspace: { backend: SandboxRecord["workspaceBackend"] }; namespace: string },
-  actor: string,
+  actor: Actor,
   now: () => Date,
 ): Promise<CreatedSandbox> {
   await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: spec as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
@@ -114,9 +115,7 @@ async function createRecordedSandbox(
     for (const step of undo.reverse()) await step().catch(() => {});
     await deps.store.sandboxes.discardUncreated(id);
     deps.live?.remove(id);
-    await deps.store.audit
-      .recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Failed", details: { namespace, name: spec.name, error: (error as Error).message } })
-      .catch(() => {});
+    // The API's edge records the failure in the audit log, with the request it came with.
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
 import { connectToEmbeddedCluster } from "../kube/cluster-connection.ts";
@@ -24,7 +25,7 @@ let cleanupStore: () => Promise<void>;
 
 beforeAll(async () => {
   sim = await startSimulatedCluster({ clockScale: 200 });
-  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   ({ store, cleanup: cleanupStore } = await openTestStore());
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
@@ -66,7 +67,7 @@ const NOTHING = { sandbox: null, claims: [], record: null };
 describe("a slow API server", () => {
   it("still brings creates to Ready, with the whole way on the timeline", async () => {
     sim.faults.injectApiFault({ latencyMs: 150 });
-    const created = await Promise.all([1, 2, 3].map(() => createSandbox(deps, { name: uniqueName() }, "alice")));
+    const created = await Promise.all([1, 2, 3].map(() => createSandbox(deps, { name: uniqueName() }, anActor("alice"))));
     sim.faults.clearApiFaults();
     for (const { record } of created) await wayToReady(record.id);
   }, 120_000);
@@ -81,7 +82,7 @@ describe("an API server that refuses a step of the create", () => {
     sim.faults.injectApiFault({ ...fault, count: 1 });
     const name = uniqueName();
     const spec = { name, workspace: { claim: { ownership: "delete" } }, disruptionPolicy: { evictionProtection: true } };
-    await expect(createSandbox(deps, spec, "alice")).rejects.toBeInstanceOf(KubeApiError);
+    await expect(createSandbox(deps, spec, anActor("alice"))).rejects.toBeInstanceOf(KubeApiError);
     // A claim the pod already mounted is held by its protection finalizer until the pod is gone.
     await eventually(async () => expect(await nothingLeftOf(name)).toEqual(NOTHING), { timeoutMs: 15_000 });
   });
@@ -91,7 +92,7 @@ describe("watches that keep dropping", () => {
   it("do not keep creates from Ready, nor lose a step of the timeline", async () => {
     const dropping = setInterval(() => sim.faults.dropWatches(), 100);
     try {
-      const created = await Promise.all([1, 2, 3].map(() => createSandbox(deps, { name: uniqueName() }, "alice")));
+      const created = await Promise.all([1, 2, 3].map(() => createSandbox(deps, { name: uniqueName() }, anActor("alice"))));
       for (const { record } of created) await wayToReady(record.id);
     } finally {
       clearInterval(dropping);
@@ -105,7 +106,7 @@ describe("a compaction while sandboxes are created", () => {
     // Hold the watches' reconnection back so that the history they resume from is compacted away.
     sim.faults.injectApiFault({ verb: "watch", latencyMs: 300 });
     sim.faults.dropWatches();
-    const created = await Promise.all([1, 2].map(() => createSandbox(deps, { name: uniqueName() }, "alice")));
+    const created = await Promise.all([1, 2].map(() => createSandbox(deps, { name: uniqueName() }, anActor("alice"))));
     sim.faults.compact();
     sim.faults.clearApiFaults();
     for (const { record } of created) await wayToReady(record.id);
@@ -118,7 +119,7 @@ describe("a cluster whose list requests fail for a while", () => {
     sim.faults.injectApiFault({ verb: "list", resource: "pods", code: 500, count: 3 });
     sim.faults.dropWatches();
     sim.faults.compact();
-    const { record } = await createSandbox(deps, { name: uniqueName() }, "alice");
+    const { record } = await createSandbox(deps, { name: uniqueName() }, anActor("alice"));
     await wayToReady(record.id);
   });
 });

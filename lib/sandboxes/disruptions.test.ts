@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DurableState } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
@@ -22,7 +23,7 @@ const timelineOf = async (world: ReconciledWorld, id: string) => world.deps.stor
 /** What the timeline told of disruptions and recoveries, in order, by event reason. */
 const toldOfDisruption = (events: TimelineEvent[]) => events.filter((event) => event.type === "Disruption" || event.type === "Recovery").map((event) => event.reason);
 const disruptionReasons = (events: TimelineEvent[]) => events.filter((event) => event.type === "Disruption").map((event) => (event.data as { reason?: string }).reason);
-const exec = (world: ReconciledWorld, record: SandboxRecord, script: string) => execInSandbox(world.deps, record.id, ["sh", "-c", script], 10, "alice");
+const exec = (world: ReconciledWorld, record: SandboxRecord, script: string) => execInSandbox(world.deps, record.id, ["sh", "-c", script], 10, anActor("alice"));
 
 /** Ready, with the marker of its pod written: from here on a disruption can be judged. */
 async function markedSandbox(world: ReconciledWorld, spec: Record<string, unknown>): Promise<SandboxRecord> {

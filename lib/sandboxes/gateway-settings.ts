@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import type { ServerConfig } from "../config/index.ts";
 import { environmentVariableFor, GATEWAY_KEYS, helmValueFor } from "../config/gateway-keys.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
@@ -81,7 +82,7 @@ function withAllowed(problem: SpecProblem): SpecProblem {
  * Validates and applies a change (see gatewaySettingsChangeSchema), audited with the actor and
  * each key's value before and after. Answers the defaults in effect afterwards.
  */
-export async function changeGatewaySettings(deps: SettingsDeps, input: unknown, actor: string): Promise<GatewaySetting[]> {
+export async function changeGatewaySettings(deps: SettingsDeps, input: unknown, actor: Actor): Promise<GatewaySetting[]> {
   const parsed = gatewaySettingsChangeSchema.safeParse(input);
   if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error).map(withAllowed));
   const { reset = [], ...values } = parsed.data;
@@ -93,7 +94,7 @@ export async function changeGatewaySettings(deps: SettingsDeps, input: unknown, 
   // The whole result must pass the rules the configuration is checked with at start.
   const stored = applied(await deps.store.settings.getGatewaySettings());
   const kept = stored.filter((setting) => !(reset as string[]).includes(setting.key) && !(setting.key in changes));
-  const changed = Object.entries(changes).map(([key, value]) => ({ key: key as GatewayDefaultKey, value, updatedAt: new Date(), updatedBy: actor }));
+  const changed = Object.entries(changes).map(([key, value]) => ({ key: key as GatewayDefaultKey, value, updatedAt: new Date(), updatedBy: actor.username }));
   const merged = overlayed(deps.config, [...kept, ...changed]);
   if (!merged.success) throw new RequestRejectedError(problemsFromZodError(merged.error).map(withAllowed));
 

@@ -45,7 +45,11 @@ export class MaintenanceRunNotFoundError extends Error {
 
 /** A request other than a sandbox spec (settings, a volume action) breaks a rule (400). */
 export class RequestRejectedError extends Error {
-  constructor(readonly problems: SpecProblem[]) {
+  constructor(
+    readonly problems: SpecProblem[],
+    /** What the problem+json calls it: invalid-request (a body), invalid-query, invalid-parameter. */
+    readonly code = "invalid-request",
+  ) {
     super(problems.map((problem) => `${problem.path.join(".") || "(body)"}: ${problem.message}`).join("; "));
     this.name = "RequestRejectedError";
   }

@@ -42,6 +42,10 @@ export class LiveSandboxes {
     if (this.records.delete(id)) this.sorted = null;
   }
 
+  get(id: string): SandboxRecord | undefined {
+    return this.records.get(id);
+  }
+
   all(): SandboxRecord[] {
     return [...this.records.values()];
   }
@@ -50,9 +54,15 @@ export class LiveSandboxes {
     return this.records.size;
   }
 
-  page(request: { limit: number; cursor?: string; namespace?: string }): Page<SandboxRecord> {
+  /** Distinct namespaces of the live sandboxes, for asking which of them a person may see. */
+  namespaces(): Set<string> {
+    return new Set([...this.records.values()].map((record) => record.namespace));
+  }
+
+  page(request: { limit: number; cursor?: string; namespace?: string; namespaces?: ReadonlySet<string> }): Page<SandboxRecord> {
     this.sorted ??= [...this.records.values()].sort(newestFirst);
-    const all = request.namespace ? this.sorted.filter((record) => record.namespace === request.namespace) : this.sorted;
+    const { namespace, namespaces } = request;
+    const all = namespace || namespaces ? this.sorted.filter((record) => (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace))) : this.sorted;
     const after = request.cursor ? this.after(request.cursor) : null;
     const start = after ? all.findIndex((record) => newestFirst(record, after) > 0) : 0;
     const from = start === -1 ? all.length : start;

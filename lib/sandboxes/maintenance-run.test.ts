@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceRun } from "../domain/maintenance.ts";
 import { maintenanceOptionsSchema } from "../domain/maintenance.ts";
@@ -48,7 +49,7 @@ describe("maintenance of a node whose sandboxes checkpoint fine", () => {
       plain: { disruptionPolicy: { checkpointHook: OK_HOOK } },
       guarded: { disruptionPolicy: { checkpointHook: OK_HOOK, evictionProtection: true } },
     });
-    const started = await maintained.runner.start("worker-1", OPTIONS, "ops");
+    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"));
     run = (await maintained.runner.finished(started.id))!;
   }, 90_000);
   afterAll(() => maintained?.world.stop());
@@ -86,7 +87,7 @@ describe("maintenance when checkpoint hooks overrun their deadline", () => {
       waiter: { disruptionPolicy: { ...OVERRUNNING, checkpointFailurePolicy: "ProceedAfterTimeout" } },
       "fast-failer": { disruptionPolicy: { checkpointHook: ["sh", "-c", "exit 1"], checkpointGracePeriodSeconds: 2, terminationGracePeriodSeconds: 30, checkpointFailurePolicy: "ProceedAfterTimeout" } },
     });
-    const started = await maintained.runner.start("worker-1", OPTIONS, "ops");
+    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"));
     run = (await maintained.runner.finished(started.id))!;
   }, 90_000);
   afterAll(() => maintained?.world.stop());
@@ -129,7 +130,7 @@ describe("a run a stopped console left behind", () => {
     maintained = await sandboxesOnWorker1({ guarded: { disruptionPolicy: { evictionProtection: true } } });
     const { store, resources } = maintained.world.deps;
     // What the stopped console had done: started, relaxed the budget, then nothing more.
-    const left = await store.maintenance.startRun({ node: "worker-1", actor: "ops", options: OPTIONS, startedAt: new Date() });
+    const left = await store.maintenance.startRun({ node: "worker-1", actor: anActor("ops"), options: OPTIONS, startedAt: new Date() });
     const budget = { namespace: "default", name: podDisruptionBudgetName("guarded") };
     await store.maintenance.saveProgress(left.id, { sandboxes: [{ sandboxId: maintained.sandboxes.guarded!.id, name: "guarded", namespace: "default", step: "Evicting", message: "", checkpointId: null }], pods: [] }, [budget]);
     await resources.setBudgetMinAvailable(budget.namespace, budget.name, 0);
@@ -151,7 +152,7 @@ describe("a cancelled run", () => {
   let run: MaintenanceRun;
   beforeAll(async () => {
     maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 } } });
-    const started = await maintained.runner.start("worker-1", OPTIONS, "ops");
+    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"));
     maintained.runner.cancel(started.id);
     run = (await maintained.runner.finished(started.id))!;
   }, 60_000);

@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
 import { checkpointFailurePolicySchema, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../domain/disruption-policy.ts";
 import type { BudgetRef, MaintenanceOptions, MaintenanceProgress, MaintenanceRun, MaintenanceRunState, SandboxProgress } from "../domain/maintenance.ts";
@@ -92,7 +93,7 @@ export class MaintenanceRunner {
   }
 
   /** Starts a run on the node and answers at once with it; progress follows on the timeline. */
-  async start(node: string, options: MaintenanceOptions, actor: string): Promise<MaintenanceRun> {
+  async start(node: string, options: MaintenanceOptions, actor: Actor): Promise<MaintenanceRun> {
     for (const id of this.running.keys()) {
       const run = await this.deps.store.maintenance.getRun(id);
       if (run?.node === node) throw new MaintenanceConflictError(node, id);
@@ -171,7 +172,7 @@ export class MaintenanceRunner {
     await save();
     const record = await this.deps.store.sandboxes.getSandbox(entry.sandboxId);
     const policy = policyOf(record);
-    const checkpoint = await checkpointSandbox(this.deps, entry.sandboxId, "Maintenance", run.actor).catch((error: unknown) => error as Error);
+    const checkpoint = await checkpointSandbox(this.deps, entry.sandboxId, "Maintenance", { username: run.actor, groups: run.actorGroups, requestId: null }).catch((error: unknown) => error as Error);
     if (!(checkpoint instanceof Error)) entry.checkpointId = checkpoint.id;
     const result = checkpoint instanceof Error ? `could not run (${checkpoint.message})` : checkpoint.result;
     const blocked = !(!(checkpoint instanceof Error) && checkpoint.result === "Succeeded") && policy.onFailure === "Block";

@@ -30,9 +30,9 @@ interface Restarted {
   cleanup: () => Promise<void>;
 }
 
-function startConsole(dataDir: string, server: string): ChildProcess {
+function startConsole(dataDir: string, server: string, token: string): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", CONSOLE], {
-    env: { ...process.env, BERTH_TEST_DATA_DIR: dataDir, BERTH_TEST_SERVER: server, BERTH_TEST_SPEC: JSON.stringify(SPEC) },
+    env: { ...process.env, BERTH_TEST_DATA_DIR: dataDir, BERTH_TEST_SERVER: server, BERTH_TEST_TOKEN: token, BERTH_TEST_SPEC: JSON.stringify(SPEC) },
     stdio: ["ignore", "pipe", "inherit"],
   });
 }
@@ -44,9 +44,9 @@ function startConsole(dataDir: string, server: string): ChildProcess {
 async function killMidCreateAndRestart(fault: ApiFault, reached: (resources: SandboxResources) => Promise<boolean>): Promise<Restarted> {
   const sim = await startSimulatedCluster({ clockScale: 200 });
   const dataDir = mkdtempSync(path.join(tmpdir(), "berth-restart-"));
-  const resources = sandboxResources(connectToEmbeddedCluster(sim.serverUrl), "v1beta1");
+  const resources = sandboxResources(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), "v1beta1");
   sim.faults.injectApiFault(fault);
-  const child = startConsole(dataDir, sim.serverUrl);
+  const child = startConsole(dataDir, sim.serverUrl, sim.adminToken);
   const exited = new Promise((resolve) => child.once("exit", resolve));
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`the console exited (${child.exitCode}) before the create got there`);
@@ -57,7 +57,7 @@ async function killMidCreateAndRestart(fault: ApiFault, reached: (resources: San
   const killedAt = Date.now();
 
   const store = await openStore({ kind: "pglite", dataDir });
-  const reconciler = new StatusReconciler({ connection: connectToEmbeddedCluster(sim.serverUrl), store, sandboxApiVersion: "v1beta1", labelPrefix: gatewayDefaultsSchema.parse({}).labelPrefix, inFlight: new OperationsInFlight(), live: new LiveSandboxes(), interruptedAfterMs: 0 });
+  const reconciler = new StatusReconciler({ connection: connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), store, sandboxApiVersion: "v1beta1", labelPrefix: gatewayDefaultsSchema.parse({}).labelPrefix, inFlight: new OperationsInFlight(), live: new LiveSandboxes(), interruptedAfterMs: 0 });
   await reconciler.start();
   const record = await eventually(async () => {
     const [found] = (await store.sandboxes.listSandboxes({ limit: 1, includeDeleted: true })).items;

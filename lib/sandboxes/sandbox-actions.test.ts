@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
 import { connectToEmbeddedCluster } from "../kube/cluster-connection.ts";
@@ -18,7 +19,7 @@ let deps: ActionDeps;
 
 beforeAll(async () => {
   sim = await startSimulatedCluster({ clockScale: 200 });
-  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   const { store, cleanup } = await openTestStore();
   closeStore = cleanup;
   deps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults: gatewayDefaultsSchema.parse({}) };
@@ -33,7 +34,7 @@ const uniqueName = () => `act-${++counter}-${Date.now().toString(36)}`;
 
 async function runningSandbox(spec: Record<string, unknown> = {}) {
   const name = uniqueName();
-  const { record } = await createSandbox(deps, { name, ...spec }, "alice");
+  const { record } = await createSandbox(deps, { name, ...spec }, anActor("alice"));
   await eventually(async () => {
     const pod = await deps.resources.readPod("default", name);
     if (pod?.status?.phase !== "Running") throw new Error("not running");
@@ -60,32 +61,32 @@ async function until(check: () => Promise<boolean>, what: string) {
 describe("exec", () => {
   it("runs a command in the agent container and returns its exit code and output", async () => {
     const record = await runningSandbox();
-    const result = await execInSandbox(deps, record.id, ["sh", "-c", "echo out; echo err >&2; exit 3"], 10, "alice");
+    const result = await execInSandbox(deps, record.id, ["sh", "-c", "echo out; echo err >&2; exit 3"], 10, anActor("alice"));
     expect(result).toEqual({ exitCode: 3, stdout: "out\n", stderr: "err\n" });
   });
 
   it("stops a command that outlives its timeout", async () => {
     const record = await runningSandbox();
-    await expect(execInSandbox(deps, record.id, ["sleep", "100000"], 1, "alice")).rejects.toBeInstanceOf(ExecTimeoutError);
+    await expect(execInSandbox(deps, record.id, ["sleep", "100000"], 1, anActor("alice"))).rejects.toBeInstanceOf(ExecTimeoutError);
   });
 
   it("is refused while the sandbox is stopped", async () => {
     const record = await runningSandbox();
-    await setSandboxRunning(deps, record.id, false, "alice");
+    await setSandboxRunning(deps, record.id, false, anActor("alice"));
     await until(async () => (await deps.resources.readPod("default", record.name)) === null, "pod still there");
-    await expect(execInSandbox(deps, record.id, ["true"], 5, "alice")).rejects.toBeInstanceOf(SandboxStateError);
+    await expect(execInSandbox(deps, record.id, ["true"], 5, anActor("alice"))).rejects.toBeInstanceOf(SandboxStateError);
   });
 });
 
 describe("stop and start", () => {
   it("keep the workspace: a file written before the stop is there after the start", async () => {
     const record = await runningSandbox();
-    await execInSandbox(deps, record.id, ["sh", "-c", "echo kept > /sandbox/session.txt"], 10, "alice");
-    await setSandboxRunning(deps, record.id, false, "alice");
+    await execInSandbox(deps, record.id, ["sh", "-c", "echo kept > /sandbox/session.txt"], 10, anActor("alice"));
+    await setSandboxRunning(deps, record.id, false, anActor("alice"));
     await until(async () => (await deps.resources.readPod("default", record.name)) === null, "pod still there");
-    await setSandboxRunning(deps, record.id, true, "alice");
+    await setSandboxRunning(deps, record.id, true, anActor("alice"));
     await until(async () => (await deps.resources.readPod("default", record.name))?.status?.phase === "Running", "not running again");
-    expect((await execInSandbox(deps, record.id, ["cat", "/sandbox/session.txt"], 10, "alice")).stdout).toBe("kept\n");
+    expect((await execInSandbox(deps, record.id, ["cat", "/sandbox/session.txt"], 10, anActor("alice"))).stdout).toBe("kept\n");
   });
 });
 
@@ -96,21 +97,21 @@ describe("delete", () => {
       workspace: { claim: { ownership: "retain" } },
       volumes: [{ name: "scratch", pvc: { claimName: scratch, deleteOnSandboxTermination: true }, mountPath: "/scratch" }],
     });
-    const { removedClaims, keptClaims } = await deleteSandbox(deps, record.id, "alice");
+    const { removedClaims, keptClaims } = await deleteSandbox(deps, record.id, anActor("alice"));
     expect([removedClaims, keptClaims]).toEqual([[scratch], [`workspace-${record.name}`]]);
   });
 
   it("sweeps its delete claims even when the Sandbox was deleted behind Berth's back", async () => {
     const record = await runningSandbox({ workspace: { claim: { ownership: "delete" } } });
     await deps.resources.deleteSandbox("default", record.name);
-    const { removedClaims } = await deleteSandbox(deps, record.id, "alice");
+    const { removedClaims } = await deleteSandbox(deps, record.id, anActor("alice"));
     await until(async () => (await deps.resources.readClaim("default", `workspace-${record.name}`)) === null, "claim still there");
     expect(removedClaims).toEqual([`workspace-${record.name}`]);
   });
 
   it("keeps the record and its timeline, marked deleted", async () => {
     const record = await runningSandbox();
-    await deleteSandbox(deps, record.id, "alice");
+    await deleteSandbox(deps, record.id, anActor("alice"));
     const kept = await deps.store.sandboxes.getSandbox(record.id);
     const timeline = await deps.store.timeline.listForSandbox(record.id, { limit: 10 });
     expect([kept?.phase, timeline.map((event) => event.reason)]).toEqual(["Deleted", ["Created", "Deleted"]]);
@@ -120,20 +121,20 @@ describe("delete", () => {
 describe("recover", () => {
   it("replaces a pod the kubelet evicted to Failed, keeping the workspace", async () => {
     const record = await runningSandbox();
-    await execInSandbox(deps, record.id, ["sh", "-c", "echo kept > /sandbox/session.txt"], 10, "alice");
+    await execInSandbox(deps, record.id, ["sh", "-c", "echo kept > /sandbox/session.txt"], 10, anActor("alice"));
     const failed = await deps.resources.readPod("default", record.name);
-    await fetch(`${sim.serverUrl}/sim/v1/namespaces/default/pods/${record.name}/kubelet-evict`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-    await recoverSandbox(deps, record.id, "alice");
+    await fetch(`${sim.serverUrl}/sim/v1/namespaces/default/pods/${record.name}/kubelet-evict`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${sim.adminToken}` }, body: "{}" });
+    await recoverSandbox(deps, record.id, anActor("alice"));
     await until(async () => {
       const pod = await deps.resources.readPod("default", record.name);
       return pod?.status?.phase === "Running" && pod.metadata?.uid !== failed?.metadata?.uid;
     }, "not replaced");
-    expect((await execInSandbox(deps, record.id, ["cat", "/sandbox/session.txt"], 10, "alice")).stdout).toBe("kept\n");
+    expect((await execInSandbox(deps, record.id, ["cat", "/sandbox/session.txt"], 10, anActor("alice"))).stdout).toBe("kept\n");
   });
 
   it("is refused when the pod is running fine", async () => {
     const record = await runningSandbox();
-    await expect(recoverSandbox(deps, record.id, "alice")).rejects.toBeInstanceOf(SandboxStateError);
+    await expect(recoverSandbox(deps, record.id, anActor("alice"))).rejects.toBeInstanceOf(SandboxStateError);
   });
 });
 
@@ -144,9 +145,9 @@ describe("workspace persistence for each profile", () => {
     ["opencode", "/sandbox/.opencode/state.json"],
   ])("%s: a file written in its state path reads back from the claim after the pod is replaced", async (profile, file) => {
     const record = await runningSandbox({ profile });
-    await execInSandbox(deps, record.id, ["sh", "-c", `mkdir -p $(dirname ${file}) && echo '{"turn":1}' > ${file}`], 10, "alice");
+    await execInSandbox(deps, record.id, ["sh", "-c", `mkdir -p $(dirname ${file}) && echo '{"turn":1}' > ${file}`], 10, anActor("alice"));
     await replacePod(record.name);
-    expect((await execInSandbox(deps, record.id, ["cat", file], 10, "alice")).stdout).toBe('{"turn":1}\n');
+    expect((await execInSandbox(deps, record.id, ["cat", file], 10, anActor("alice"))).stdout).toBe('{"turn":1}\n');
   });
 });
 
@@ -154,20 +155,20 @@ describe("resuming from a retained claim", () => {
   it("gives a new sandbox the files its deleted predecessor left on the claim", async () => {
     const claimName = `kept-${uniqueName()}`;
     const first = await runningSandbox({ workspace: { claim: { ownership: "retain", claimName } } });
-    await execInSandbox(deps, first.id, ["sh", "-c", "echo 'where we left off' > /sandbox/session.txt"], 10, "alice");
-    await deleteSandbox(deps, first.id, "alice");
+    await execInSandbox(deps, first.id, ["sh", "-c", "echo 'where we left off' > /sandbox/session.txt"], 10, anActor("alice"));
+    await deleteSandbox(deps, first.id, anActor("alice"));
     await until(async () => (await deps.resources.readPod("default", first.name)) === null, "old pod still there");
     const second = await runningSandbox({ workspace: { claim: { ownership: "existing", claimName } } });
-    expect((await execInSandbox(deps, second.id, ["cat", "/sandbox/session.txt"], 10, "alice")).stdout).toBe("where we left off\n");
+    expect((await execInSandbox(deps, second.id, ["cat", "/sandbox/session.txt"], 10, anActor("alice"))).stdout).toBe("where we left off\n");
   });
 });
 
 describe("an ephemeral workspace", () => {
   it("is fresh, and seeded from the image again, after the pod is replaced", async () => {
     const record = await runningSandbox({ workspace: { backend: "ephemeral" } });
-    await execInSandbox(deps, record.id, ["sh", "-c", "echo gone > /sandbox/scratch.txt"], 10, "alice");
+    await execInSandbox(deps, record.id, ["sh", "-c", "echo gone > /sandbox/scratch.txt"], 10, anActor("alice"));
     await replacePod(record.name);
-    const listing = await execInSandbox(deps, record.id, ["ls", "-a", "/sandbox"], 10, "alice");
+    const listing = await execInSandbox(deps, record.id, ["ls", "-a", "/sandbox"], 10, anActor("alice"));
     expect([listing.stdout.includes("scratch.txt"), listing.stdout.includes("README.md")]).toEqual([false, true]);
   });
 });

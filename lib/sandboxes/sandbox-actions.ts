@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
@@ -24,7 +25,7 @@ export async function liveRecord(deps: ActionDeps, id: string): Promise<SandboxR
   return record;
 }
 
-export async function setSandboxRunning(deps: ActionDeps, id: string, running: boolean, actor: string): Promise<SandboxRecord> {
+export async function setSandboxRunning(deps: ActionDeps, id: string, running: boolean, actor: Actor): Promise<SandboxRecord> {
   const record = await liveRecord(deps, id);
   await deps.resources.setRunning(record.namespace, record.name, running);
   await recordTimelineEvent(deps.store.timeline, {
@@ -43,11 +44,11 @@ export async function setSandboxRunning(deps: ActionDeps, id: string, running: b
  * sweeps Berth's `delete` claims by label, also when the Sandbox was already gone. `retain` and
  * `existing` claims are never touched. The record and its timeline stay, marked deleted.
  */
-export async function deleteSandbox(deps: ActionDeps, id: string, actor: string): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
+export async function deleteSandbox(deps: ActionDeps, id: string, actor: Actor): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
   return (deps.inFlight ?? untracked).run(id, () => deleteLiveSandbox(deps, id, actor));
 }
 
-async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: string): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
+async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: Actor): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
   const record = await liveRecord(deps, id);
   await deps.resources.deleteSandbox(record.namespace, record.name);
   const { removedClaims, keptClaims } = await sweepClaims(deps.resources, deps.defaults.labelPrefix, record, "ownedForDeletion");
@@ -66,7 +67,7 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: string): P
 }
 
 /** Runs a command in the agent container; refused while the sandbox has no running pod. */
-export async function execInSandbox(deps: ActionDeps, id: string, command: string[], timeoutSeconds: number, actor: string): Promise<ExecResult> {
+export async function execInSandbox(deps: ActionDeps, id: string, command: string[], timeoutSeconds: number, actor: Actor): Promise<ExecResult> {
   const record = await liveRecord(deps, id);
   if (deps.checkpointing?.has(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is checkpointing: new exec sessions are refused until the checkpoint ends. Try again in a moment.`);
   const pod = await deps.resources.readPod(record.namespace, record.name);
@@ -83,7 +84,7 @@ export async function execInSandbox(deps: ActionDeps, id: string, command: strin
  * replace it) or is stuck failing: the pod is deleted so the controller makes a new one with the
  * same claims. Refused when there is nothing to recover.
  */
-export async function recoverSandbox(deps: ActionDeps, id: string, actor: string): Promise<SandboxRecord> {
+export async function recoverSandbox(deps: ActionDeps, id: string, actor: Actor): Promise<SandboxRecord> {
   const record = await liveRecord(deps, id);
   const pod = await deps.resources.readPod(record.namespace, record.name);
   const crashing = pod?.status?.containerStatuses?.some((status) => status.state?.waiting?.reason === "CrashLoopBackOff") ?? false;

@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
@@ -26,7 +27,7 @@ interface World {
 
 async function startWorld(options: SimulatedClusterOptions = {}, reconcilerOptions: Partial<StatusReconcilerOptions> = {}): Promise<World> {
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
-  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   const { store, cleanup } = await openTestStore();
   const inFlight = reconcilerOptions.inFlight ?? new OperationsInFlight();
   const live = reconcilerOptions.live ?? new LiveSandboxes();
@@ -62,13 +63,13 @@ describe("on a cluster with a default StorageClass", () => {
   afterAll(() => world.stop());
 
   it("brings a new sandbox to Ready, with the pod's node and uid", async () => {
-    const { record } = await createSandbox(world.deps, { name: uniqueName() }, "alice");
+    const { record } = await createSandbox(world.deps, { name: uniqueName() }, anActor("alice"));
     const ready = await phaseOf(world, record.id, "Ready");
     expect([ready.nodeName?.startsWith("worker-"), typeof ready.podUid]).toEqual([true, "string"]);
   });
 
   it("records the way to Ready on the timeline", async () => {
-    const { record } = await createSandbox(world.deps, { name: uniqueName() }, "alice");
+    const { record } = await createSandbox(world.deps, { name: uniqueName() }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     const reasons = (await world.store.timeline.listForSandbox(record.id, { limit: 50 })).map((event) => event.reason);
     expect([reasons[0], reasons.at(-1)]).toEqual(["Created", "Ready"]);
@@ -77,7 +78,7 @@ describe("on a cluster with a default StorageClass", () => {
   it("publishes each change on the bus as it is stored", async () => {
     const seen: TimelineEvent[] = [];
     const unsubscribe = subscribeToTimeline((event) => seen.push(event));
-    const { record } = await createSandbox(world.deps, { name: uniqueName() }, "alice");
+    const { record } = await createSandbox(world.deps, { name: uniqueName() }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     unsubscribe();
     expect(seen.some((event) => event.sandboxId === record.id && event.reason === "Ready")).toBe(true);
@@ -85,9 +86,9 @@ describe("on a cluster with a default StorageClass", () => {
 
   it("remembers the previous pod when the pod is replaced", async () => {
     const name = uniqueName();
-    const { record } = await createSandbox(world.deps, { name }, "alice");
+    const { record } = await createSandbox(world.deps, { name }, anActor("alice"));
     const first = await phaseOf(world, record.id, "Ready");
-    await fetch(`${world.sim.serverUrl}/api/v1/namespaces/default/pods/${name}?gracePeriodSeconds=0`, { method: "DELETE" });
+    await fetch(`${world.sim.serverUrl}/api/v1/namespaces/default/pods/${name}?gracePeriodSeconds=0`, { method: "DELETE", headers: { Authorization: `Bearer ${world.sim.adminToken}` } });
     const replaced = await eventually(async () => {
       const now = await world.store.sandboxes.getSandbox(record.id);
       if (now?.phase !== "Ready" || now.podUid === first.podUid) throw new Error("not replaced yet");
@@ -98,7 +99,7 @@ describe("on a cluster with a default StorageClass", () => {
 
   it("shows a stopped sandbox as Stopped", async () => {
     const name = uniqueName();
-    const { record } = await createSandbox(world.deps, { name }, "alice");
+    const { record } = await createSandbox(world.deps, { name }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     await world.deps.resources.setRunning("default", name, false);
     await phaseOf(world, record.id, "Stopped");
@@ -113,7 +114,7 @@ describe("on a cluster with no default StorageClass", () => {
   afterAll(() => world.stop());
 
   it("reports a pvc sandbox without a class as Provisioning, with the claim-Pending reason", async () => {
-    const { record } = await createSandbox(world.deps, { name: uniqueName() }, "alice");
+    const { record } = await createSandbox(world.deps, { name: uniqueName() }, anActor("alice"));
     const stuck = await eventually(async () => {
       const now = await world.store.sandboxes.getSandbox(record.id);
       if (now?.reason !== "ClaimPending" || !now.message?.includes("no storage class is set")) throw new Error(`${now?.reason}: ${now?.message}`);
@@ -123,7 +124,7 @@ describe("on a cluster with no default StorageClass", () => {
   });
 
   it("brings an ephemeral sandbox to Ready", async () => {
-    const { record } = await createSandbox(world.deps, { name: uniqueName(), workspace: { backend: "ephemeral" } }, "alice");
+    const { record } = await createSandbox(world.deps, { name: uniqueName(), workspace: { backend: "ephemeral" } }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
   });
 });
@@ -143,7 +144,7 @@ describe("keeping the store and the cluster in step", () => {
   const madeOutsideBerth = async (name: string) => {
     const response = await fetch(`${world.sim.serverUrl}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${world.sim.adminToken}` },
       body: JSON.stringify({
         apiVersion: "agents.x-k8s.io/v1beta1",
         kind: "Sandbox",
@@ -176,7 +177,7 @@ describe("keeping the store and the cluster in step", () => {
 
   it("closes the record of a Sandbox deleted outside Berth, and says so", async () => {
     const name = uniqueName();
-    const { record } = await createSandbox(world.deps, { name }, "alice");
+    const { record } = await createSandbox(world.deps, { name }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     await world.deps.resources.deleteSandbox("default", name);
     const closed = await phaseOf(world, record.id, "Deleted");
@@ -185,7 +186,7 @@ describe("keeping the store and the cluster in step", () => {
 
   it("keeps a retained claim when its Sandbox is deleted outside Berth", async () => {
     const name = uniqueName();
-    const { record } = await createSandbox(world.deps, { name, workspace: { claim: { ownership: "retain" } } }, "alice");
+    const { record } = await createSandbox(world.deps, { name, workspace: { claim: { ownership: "retain" } } }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     await world.deps.resources.deleteSandbox("default", name);
     await phaseOf(world, record.id, "Deleted");
@@ -195,14 +196,14 @@ describe("keeping the store and the cluster in step", () => {
   const inLiveList = (id: string) => live.page({ limit: 500 }).items.find((record) => record.id === id);
 
   it("keeps the in-memory live list showing the status it stores", async () => {
-    const { record } = await createSandbox(world.deps, { name: uniqueName() }, "alice");
+    const { record } = await createSandbox(world.deps, { name: uniqueName() }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     expect(inLiveList(record.id)?.phase).toBe("Ready");
   });
 
   it("takes a sandbox deleted outside Berth off the in-memory live list", async () => {
     const name = uniqueName();
-    const { record } = await createSandbox(world.deps, { name }, "alice");
+    const { record } = await createSandbox(world.deps, { name }, anActor("alice"));
     await phaseOf(world, record.id, "Ready");
     await world.deps.resources.deleteSandbox("default", name);
     await phaseOf(world, record.id, "Deleted");

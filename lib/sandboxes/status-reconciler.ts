@@ -1,3 +1,4 @@
+import { BERTH_ACTOR } from "../domain/audit.ts";
 import type { CoreV1Event, KubernetesObject, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
@@ -326,7 +327,7 @@ export class StatusReconciler {
     const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "allMadeForIt");
     const message = `The create of ${record.namespace}/${record.name} was interrupted (the console stopped before it finished); what it made was removed: Sandbox ${ours ? record.name : "none"}; ${describeSweep(swept)}`;
     await this.close(record, "CreateInterrupted", message, { sandboxRemoved: ours, ...swept });
-    await this.options.store.audit.recordChange({ actor: "berth", action: "sandbox.create", targetKind: "Sandbox", targetId: record.id, outcome: "Failed", details: { namespace: record.namespace, name: record.name, error: "interrupted", ...swept } });
+    await this.options.store.audit.recordChange({ actor: BERTH_ACTOR, action: "sandbox.create", targetKind: "Sandbox", targetId: record.id, outcome: "Failed", details: { namespace: record.namespace, name: record.name, error: "interrupted", ...swept } });
   }
 
   /**

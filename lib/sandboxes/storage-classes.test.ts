@@ -14,7 +14,7 @@ afterAll(() => sim.stop());
 
 describe("the storage classes of the embedded cluster", () => {
   it("show local-path as the node-pinned default and portable as an expandable class that can snapshot", async () => {
-    const classes = await listStorageClassViews(connectToEmbeddedCluster(sim.serverUrl));
+    const classes = await listStorageClassViews(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken));
     expect(classes.map(({ name, isDefault, placement, allowVolumeExpansion, snapshots }) => ({ name, isDefault, placement, allowVolumeExpansion, snapshots }))).toEqual([
       { name: "local-path", isDefault: true, placement: "node-pinned", allowVolumeExpansion: false, snapshots: false },
       { name: "portable", isDefault: false, placement: "portable", allowVolumeExpansion: true, snapshots: true },

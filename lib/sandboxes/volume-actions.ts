@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import type { Volume } from "../domain/volume.ts";
 import { expansionProblem, volumeExpansionSchema } from "../domain/volume-actions.ts";
 import { problemsFromZodError } from "../domain/problems.ts";
@@ -26,18 +27,19 @@ async function knownClaim(deps: VolumeActionDeps, namespace: string, name: strin
   return { volume, claim, uid: claim.metadata.uid };
 }
 
-async function audited<T>(deps: VolumeActionDeps, entry: { actor: string; action: string; namespace: string; name: string; details?: Record<string, unknown> }, act: () => Promise<T>): Promise<T> {
+/** A change that went through is recorded with what it did; the API's edge records one that failed. */
+async function audited<T>(deps: VolumeActionDeps, entry: { actor: Actor; action: string; namespace: string; name: string; details?: Record<string, unknown> }, act: () => Promise<T>): Promise<T> {
   const { actor, action, namespace, name, details = {} } = entry;
-  const record = (outcome: "Succeeded" | "Failed", more: Record<string, unknown>) =>
-    deps.store.audit.recordChange({ actor, action, targetKind: "PersistentVolumeClaim", targetId: `${namespace}/${name}`, outcome, details: { ...details, ...more } });
-  try {
-    const result = await act();
-    await record("Succeeded", result && typeof result === "object" ? { ...result } : {});
-    return result;
-  } catch (error) {
-    await record("Failed", { error: (error as Error).message }).catch(() => {});
-    throw error;
-  }
+  const result = await act();
+  await deps.store.audit.recordChange({
+    actor,
+    action,
+    targetKind: "PersistentVolumeClaim",
+    targetId: `${namespace}/${name}`,
+    outcome: "Succeeded",
+    details: { ...details, ...(result && typeof result === "object" ? result : {}) },
+  });
+  return result;
 }
 
 /**
@@ -45,7 +47,7 @@ async function audited<T>(deps: VolumeActionDeps, entry: { actor: string; action
  * starts to mount it in the moment between check and delete keeps it alive anyway: Kubernetes'
  * pvc-protection finalizer holds a used claim in Terminating until that pod is gone.
  */
-export async function deleteVolume(deps: VolumeActionDeps, namespace: string, name: string, actor: string): Promise<{ uid: string; ownership: Volume["ownership"]; sandbox: string | null }> {
+export async function deleteVolume(deps: VolumeActionDeps, namespace: string, name: string, actor: Actor): Promise<{ uid: string; ownership: Volume["ownership"]; sandbox: string | null }> {
   return audited(deps, { actor, action: "volume.delete", namespace, name }, async () => {
     const { volume, claim, uid } = await knownClaim(deps, namespace, name);
     const [pods, sandboxes] = await Promise.all([deps.volumes.listPods(namespace), deps.volumes.listSandboxes(namespace)]);
@@ -67,7 +69,7 @@ export async function deleteVolume(deps: VolumeActionDeps, namespace: string, na
  * `allowVolumeExpansion: true`, and never shrinks one; the refusals name the `size` field.
  * The new capacity shows in the claim's status once the volume's resizer is done.
  */
-export async function expandVolume(deps: VolumeActionDeps, namespace: string, name: string, input: unknown, actor: string): Promise<{ from: string | null; to: string }> {
+export async function expandVolume(deps: VolumeActionDeps, namespace: string, name: string, input: unknown, actor: Actor): Promise<{ from: string | null; to: string }> {
   const parsed = volumeExpansionSchema.safeParse(input);
   if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error));
   const { size } = parsed.data;

@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NewAuditEntry } from "../domain/audit.ts";
 import type { Store } from "./open-store.ts";
@@ -10,7 +11,7 @@ beforeAll(async () => ({ store, cleanup } = await openTestStore()));
 afterAll(() => cleanup());
 
 function aChange(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
-  return { actor: "alice", action: "sandbox.create", targetKind: "Sandbox", targetId: uniqueName(), outcome: "Succeeded", ...overrides };
+  return { actor: anActor("alice"), action: "sandbox.create", targetKind: "Sandbox", targetId: uniqueName(), outcome: "Succeeded", ...overrides };
 }
 
 describe(`the audit log (${testStoreKind})`, () => {

@@ -1,4 +1,4 @@
-import { auditEntrySchema, newAuditEntrySchema, type AuditEntry, type NewAuditEntry } from "../domain/audit.ts";
+import { auditEntrySchema, newAuditEntrySchema, type AuditEntry, type AuditQuery, type NewAuditEntry } from "../domain/audit.ts";
 import type { Page } from "../domain/sandbox-record.ts";
 import { decodeCursor, encodeCursor, SERIAL_SHAPE } from "./cursor.ts";
 import { type Db, type Tx, toJson, Prisma } from "./prisma-client.ts";
@@ -9,20 +9,27 @@ const toEntry = (row: AuditRow): AuditEntry => auditEntrySchema.parse({ ...row, 
 
 /** Writes one audit entry with whichever client is at hand (also inside a transaction). */
 export async function writeAuditEntry(db: Db | Tx, entry: NewAuditEntry): Promise<AuditEntry> {
-  const valid = newAuditEntrySchema.parse(entry);
-  return toEntry(await db.auditEntry.create({ data: { ...valid, details: toJson(valid.details) } }));
+  const { actor, ...valid } = newAuditEntrySchema.parse(entry);
+  return toEntry(
+    await db.auditEntry.create({ data: { ...valid, actor: actor.username, actorGroups: actor.groups, requestId: actor.requestId, details: toJson(valid.details) } }),
+  );
 }
 
 export function auditRepository(db: Db) {
   return {
     recordChange: (entry: NewAuditEntry) => writeAuditEntry(db, entry),
 
-    /** Newest first, optionally for one target. */
-    async listChanges(request: { limit: number; cursor?: string; targetKind?: string; targetId?: string }): Promise<Page<AuditEntry>> {
+    /** Newest first, narrowed by whichever filters are given. */
+    async listChanges(request: { limit: number; cursor?: string } & Omit<AuditQuery, "limit" | "cursor">): Promise<Page<AuditEntry>> {
       const rows = await db.auditEntry.findMany({
         where: {
           ...(request.targetKind ? { targetKind: request.targetKind } : {}),
           ...(request.targetId ? { targetId: request.targetId } : {}),
+          ...(request.actor ? { actor: request.actor } : {}),
+          ...(request.action ? { action: request.action } : {}),
+          ...(request.outcome ? { outcome: request.outcome } : {}),
+          ...(request.decision ? { decision: request.decision } : {}),
+          ...(request.since ? { at: { gte: new Date(request.since) } } : {}),
           ...(request.cursor ? { id: { lt: BigInt(decodeCursor(request.cursor, SERIAL_SHAPE)) } } : {}),
         },
         orderBy: { id: "desc" },

@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceOptions, MaintenanceProgress } from "../domain/maintenance.ts";
 import type { Store } from "./open-store.ts";
@@ -16,7 +17,7 @@ const after = (ms: number) => new Date(startedAt.getTime() + ms);
 const options: MaintenanceOptions = { parallelism: 2, evictionTimeoutSeconds: 120, replacementTimeoutSeconds: 600 };
 
 function aRun(overrides: { node?: string; startedAt?: Date } = {}) {
-  return store.maintenance.startRun({ node: uniqueName("worker"), actor: "alice@example.com", options, startedAt, ...overrides });
+  return store.maintenance.startRun({ node: uniqueName("worker"), actor: anActor("alice@example.com"), options, startedAt, ...overrides });
 }
 
 const halfWay: MaintenanceProgress = {

@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import { maintenanceRunSchema, type BudgetRef, type MaintenanceOptions, type MaintenanceProgress, type MaintenanceRun, type MaintenanceRunState } from "../domain/maintenance.ts";
 import { type Db, toJson, Prisma } from "./prisma-client.ts";
 
@@ -7,8 +8,9 @@ const toRun = (row: RunRow): MaintenanceRun => maintenanceRunSchema.parse(row);
 
 export function maintenanceRepository(db: Db) {
   return {
-    async startRun(run: { node: string; actor: string; options: MaintenanceOptions; startedAt: Date }): Promise<MaintenanceRun> {
-      return toRun(await db.maintenanceRun.create({ data: { ...run, options: toJson(run.options) } }));
+    async startRun(run: { node: string; actor: Actor; options: MaintenanceOptions; startedAt: Date }): Promise<MaintenanceRun> {
+      const { actor, ...rest } = run;
+      return toRun(await db.maintenanceRun.create({ data: { ...rest, actor: actor.username, actorGroups: actor.groups, options: toJson(run.options) } }));
     },
 
     /** Saved after every step: what a restart reads to say where the run stopped. */

@@ -87,12 +87,15 @@ export function sandboxRepository(db: Db) {
       limit: number;
       cursor?: string;
       namespace?: string;
+      /** Only these namespaces (what the caller may see). */
+      namespaces?: ReadonlySet<string>;
       includeDeleted?: boolean;
     }): Promise<Page<SandboxRecord>> {
       const rows = await db.sandbox.findMany({
         where: {
           ...(request.includeDeleted ? {} : { deletedAt: null }),
           ...(request.namespace ? { namespace: request.namespace } : {}),
+          ...(request.namespaces ? { namespace: { in: [...request.namespaces].filter((one) => !request.namespace || one === request.namespace) } } : {}),
         },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: request.limit + 1,
@@ -104,6 +107,12 @@ export function sandboxRepository(db: Db) {
     },
 
     /** Every live sandbox, newest first, read a page at a time. */
+    /** The namespaces that hold live sandboxes. */
+    async liveNamespaces(): Promise<Set<string>> {
+      const rows = await db.sandbox.findMany({ where: { deletedAt: null }, distinct: ["namespace"], select: { namespace: true } });
+      return new Set(rows.map((row) => row.namespace));
+    },
+
     async listAllLive(): Promise<SandboxRecord[]> {
       const all: SandboxRecord[] = [];
       let cursor: string | undefined;

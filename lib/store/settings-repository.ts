@@ -1,3 +1,4 @@
+import type { Actor } from "../domain/audit.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
 import { writeAuditEntry } from "./audit-repository.ts";
 import { type Db, toJson, Prisma } from "./prisma-client.ts";
@@ -41,7 +42,7 @@ export function settingsRepository(db: Db) {
      * `configured` (what the configuration says) lets the audit entry say what a key changed
      * from when it had no override yet; without it, that is recorded as null.
      */
-    async saveGatewaySettings(changes: SettingValues, actor: string, configured: SettingValues = {}): Promise<SettingChanges> {
+    async saveGatewaySettings(changes: SettingValues, actor: Actor, configured: SettingValues = {}): Promise<SettingChanges> {
       const entries = Object.entries(changes).filter(([key]) => isKey(key)) as [GatewaySettingKey, SettingValue | undefined][];
       return db.$transaction(async (tx) => {
         const before = await tx.gatewaySetting.findMany({ where: { key: { in: entries.map(([key]) => key) } } });
@@ -53,8 +54,8 @@ export function settingsRepository(db: Db) {
           const json = to === null ? Prisma.JsonNull : toJson(to);
           await tx.gatewaySetting.upsert({
             where: { key },
-            create: { key, value: json, updatedBy: actor },
-            update: { value: json, updatedBy: actor },
+            create: { key, value: json, updatedBy: actor.username },
+            update: { value: json, updatedBy: actor.username },
           });
           made[key] = { from: stored ? (stored.value as SettingValue) : (configured[key] ?? null), to };
         }
@@ -75,7 +76,7 @@ export function settingsRepository(db: Db) {
      * Drops overrides so the server's configuration applies again; audited like a change (from
      * the override to what `configured` says). Keys with no override are left out.
      */
-    async resetGatewaySettings(keys: GatewaySettingKey[], actor: string, configured: SettingValues = {}): Promise<SettingChanges> {
+    async resetGatewaySettings(keys: GatewaySettingKey[], actor: Actor, configured: SettingValues = {}): Promise<SettingChanges> {
       return db.$transaction(async (tx) => {
         const before = await tx.gatewaySetting.findMany({ where: { key: { in: keys } } });
         await tx.gatewaySetting.deleteMany({ where: { key: { in: keys } } });

@@ -1,3 +1,4 @@
+import { anActor } from "../../domain/test-fixtures.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { maintenanceOptionsSchema, type MaintenanceRun } from "../../domain/maintenance.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
@@ -176,7 +177,7 @@ describe("planned maintenance of the node under a protected sandbox on portable 
     const runner = new MaintenanceRunner({ ...world.deps, nodes: nodeResources(world.deps.connection), preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
     cordoned.add(before.nodeName!);
     const options = maintenanceOptionsSchema.parse({ evictionTimeoutSeconds: 10, replacementTimeoutSeconds: world.cluster.patienceMs / 1000 });
-    run = (await runner.finished((await runner.start(before.nodeName!, options, "ops")).id))!;
+    run = (await runner.finished((await runner.start(before.nodeName!, options, anActor("ops"))).id))!;
   }, 240_000);
   afterAll(uncordonAll);
 

@@ -1,3 +1,4 @@
+import { anActor } from "../../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_NAME_HASH_LABEL } from "../../domain/sandbox-api.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
@@ -57,7 +58,7 @@ describe("every profile and workspace backend renders a Sandbox the cluster runs
   it("a command runs in the sandbox's agent container", async (context) => {
     needsExec(world, context);
     const record = await world.readySandbox({ name: world.named("exec") });
-    expect((await execInSandbox(world.deps, record.id, ["sh", "-c", "echo hi"], 10, "alice")).stdout).toBe("hi\n");
+    expect((await execInSandbox(world.deps, record.id, ["sh", "-c", "echo hi"], 10, anActor("alice"))).stdout).toBe("hi\n");
   });
 });
 
@@ -77,7 +78,7 @@ describe("a protected sandbox's PodDisruptionBudget", () => {
     const name = world.named("budgeted");
     const record = await world.readySandbox({ name, disruptionPolicy: { evictionProtection: true } });
     const made = await world.operator.getBudget("default", podDisruptionBudgetName(name));
-    await deleteSandbox(world.deps, record.id, "alice");
+    await deleteSandbox(world.deps, record.id, anActor("alice"));
     await eventually(async () => {
       if (await world.operator.getBudget("default", podDisruptionBudgetName(name))) throw new Error("the budget is still there");
     }, { timeoutMs: world.cluster.patienceMs });
@@ -106,15 +107,15 @@ describe("a sandbox-owned (template) workspace claim", () => {
 
   it("outlives a stop and is mounted again on start", async () => {
     const claimUid = (await world.operator.getClaim("default", `workspace-${name}`))?.metadata?.uid;
-    await setSandboxRunning(world.deps, id, false, "alice");
+    await setSandboxRunning(world.deps, id, false, anActor("alice"));
     await world.recordWhen(id, inPhase("Stopped"));
-    await setSandboxRunning(world.deps, id, true, "alice");
+    await setSandboxRunning(world.deps, id, true, anActor("alice"));
     await world.recordWhen(id, inPhase("Ready"));
     expect((await world.operator.getClaim("default", `workspace-${name}`))?.metadata?.uid).toBe(claimUid);
   });
 
   it("is garbage-collected with its sandbox", async () => {
-    await deleteSandbox(world.deps, id, "alice");
+    await deleteSandbox(world.deps, id, anActor("alice"));
     await expect(claimGone(`workspace-${name}`)).resolves.toBeUndefined();
   });
 });
@@ -132,7 +133,7 @@ describe("deleting a sandbox keeps or removes each claim as its ownership says",
   it("a retained claim is kept, with no owner left that could collect it", async () => {
     const name = world.named("keeper");
     const record = await world.readySandbox({ name, workspace: { claim: { ownership: "retain", claimName: `${name}-ws` } } });
-    const { keptClaims } = await deleteSandbox(world.deps, record.id, "alice");
+    const { keptClaims } = await deleteSandbox(world.deps, record.id, anActor("alice"));
     await eventually(async () => {
       if (await world.operator.getPod("default", name)) throw new Error("the pod is still there");
     }, { timeoutMs: world.cluster.patienceMs });
@@ -143,7 +144,7 @@ describe("deleting a sandbox keeps or removes each claim as its ownership says",
   it("a claim deleted with its sandbox is removed", async () => {
     const name = world.named("sweeper");
     const record = await world.readySandbox({ name, workspace: { claim: { ownership: "delete", claimName: `${name}-ws` } } });
-    const { removedClaims } = await deleteSandbox(world.deps, record.id, "alice");
+    const { removedClaims } = await deleteSandbox(world.deps, record.id, anActor("alice"));
     await claimGone(`${name}-ws`);
     expect(removedClaims).toEqual([`${name}-ws`]);
   });
@@ -155,7 +156,7 @@ describe("growing a workspace claim", () => {
   it("asks for more where the claim's class allows expansion", async () => {
     const name = world.named("growing");
     await world.readySandbox({ name, workspace: { claim: { ownership: "retain", claimName: `${name}-ws`, size: "2Gi", storageClassName: world.cluster.storageClasses.portable } } });
-    await expandVolume(volumeDeps(), "default", `${name}-ws`, { size: "3Gi" }, "alice");
+    await expandVolume(volumeDeps(), "default", `${name}-ws`, { size: "3Gi" }, anActor("alice"));
     expect((await world.operator.getClaim("default", `${name}-ws`))?.spec?.resources?.requests?.storage).toBe("3Gi");
   });
 });

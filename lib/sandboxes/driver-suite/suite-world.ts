@@ -3,6 +3,7 @@
 // control plane in `npm run test:cluster`. Names carry a per-run suffix, because a real cluster
 // outlives one run of the suite (it runs twice there: as cluster-admin and as Berth's chart's
 // service account).
+import { anActor } from "../../domain/test-fixtures.ts";
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "vitest";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
@@ -33,7 +34,7 @@ export async function startSuiteWorld(): Promise<SuiteWorld> {
     async stop() {
       // A real cluster outlives the run: leave it as it was found, through Berth's own delete.
       for (const record of await world.deps.store.sandboxes.listAllLive()) {
-        await deleteSandbox(world.deps, record.id, "driver-suite").catch((error: unknown) => console.warn(`could not delete ${record.name}: ${(error as Error).message}`));
+        await deleteSandbox(world.deps, record.id, anActor("driver-suite")).catch((error: unknown) => console.warn(`could not delete ${record.name}: ${(error as Error).message}`));
       }
       await world.stop();
       await cluster.stop();

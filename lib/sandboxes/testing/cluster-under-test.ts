@@ -54,7 +54,7 @@ export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
     };
   }
   const sim = await startSimulatedCluster({ clockScale: 200, workers: 2 });
-  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   return {
     description: "the embedded simulated cluster",
     connection,

@@ -1,5 +1,6 @@
 // Test support: a store, the lifecycle service and a running reconciler — what a Berth server
 // process has, without the HTTP in front — on the embedded cluster or any cluster it can reach.
+import { anActor } from "../../domain/test-fixtures.ts";
 import { gatewayDefaultsSchema } from "../../domain/gateway-defaults.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
 import { connectToEmbeddedCluster, type ClusterConnection } from "../../kube/cluster-connection.ts";
@@ -36,7 +37,7 @@ const openTestStore: StoreOpener = async () => (await import("../../store/test-d
 
 export async function startReconciledWorld(options: SimulatedClusterOptions = {}, openStore: StoreOpener = openTestStore): Promise<ReconciledWorld> {
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
-  const world = await startWorld(connectToEmbeddedCluster(sim.serverUrl), openStore);
+  const world = await startWorld(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), openStore);
   return {
     ...world,
     sim,
@@ -75,7 +76,7 @@ export async function startWorld(connection: ClusterConnection, openStore: Store
     reconciler,
     recordWhen,
     async readySandbox(spec, timeoutMs) {
-      const { record } = await createSandbox(deps, spec, "alice");
+      const { record } = await createSandbox(deps, spec, anActor("alice"));
       return recordWhen(record.id, (now) => {
         if (now.phase !== "Ready") throw new Error(`${now.name} is ${now.phase} (${now.reason}: ${now.message})`);
       }, timeoutMs);
