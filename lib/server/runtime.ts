@@ -7,12 +7,15 @@ import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
 import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
+import { startIdentity, type IdentityRuntime } from "./identity.ts";
 import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 
 export interface Runtime {
   config: ServerConfig;
   store: Store;
   cluster: RuntimeCluster;
+  /** Who is asking and what Kubernetes lets them do: sign-in, sessions, cached access reviews. */
+  identity: IdentityRuntime;
   /** Creates and deletes running in this process; the reconciler leaves them alone. */
   inFlight: OperationsInFlight;
   /** Checkpoints running in this process; the sandbox shows Checkpointing and refuses exec. */
@@ -41,20 +44,27 @@ async function start(): Promise<Runtime> {
   const config = loadServerConfigFromProcess();
   const store = await openStore(config.store);
   let cluster: RuntimeCluster;
+  let identity: IdentityRuntime;
   try {
     cluster = await openCluster(config);
   } catch (error) {
     await store.close();
     throw error;
   }
+  try {
+    identity = await startIdentity(config, cluster.connection);
+  } catch (error) {
+    await Promise.allSettled([cluster.stop(), store.close()]);
+    throw error;
+  }
   const inFlight = new OperationsInFlight();
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight();
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
-  const runtime = { config, store, cluster, inFlight, checkpointing, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const stop = () => {
     reconciler.stop();
-    void Promise.allSettled([cluster.stop(), store.close()]).finally(() => process.exit(0));
+    void Promise.allSettled([identity.stop(), cluster.stop(), store.close()]).finally(() => process.exit(0));
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadServerConfig, type ServerConfig } from "../config/index.ts";
 import { connectToEmbeddedCluster } from "../kube/cluster-connection.ts";
@@ -28,7 +29,7 @@ beforeAll(async () => {
   runtime = {
     config: configFrom({ BERTH_WORKSPACE_DEFAULT_STORAGE_SIZE: "3Gi" }),
     store,
-    cluster: { connection: connectToEmbeddedCluster(sim.serverUrl), simulatorUrl: sim.serverUrl, stop: async () => {} },
+    cluster: { connection: connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), simulatorUrl: sim.serverUrl, stop: async () => {} },
     inFlight: new OperationsInFlight(),
     live: new LiveSandboxes(),
     checkpointing: new OperationsInFlight(),
@@ -38,7 +39,7 @@ afterAll(async () => {
   await sim.stop();
   await cleanup();
 });
-beforeEach(() => changeGatewaySettings(runtime, { reset: ["workspaceBackend", "workspaceDefaultStorageSize", "workspaceStorageClass", "sandboxNamespace"] }, "test-setup"));
+beforeEach(() => changeGatewaySettings(runtime, { reset: ["workspaceBackend", "workspaceDefaultStorageSize", "workspaceStorageClass", "sandboxNamespace"] }, anActor("test-setup")));
 
 type Rendered = { sandbox: { metadata: { namespace: string }; spec: { volumeClaimTemplates?: { spec: { resources: { requests: { storage: string } }; storageClassName?: string } }[] } } };
 async function dryRun(name: string): Promise<Rendered> {
@@ -52,24 +53,24 @@ describe("the gateway defaults of the create path", () => {
     expect(before.sandbox.spec.volumeClaimTemplates?.[0]?.spec.resources.requests.storage).toBe("3Gi");
     expect(before.sandbox.spec.volumeClaimTemplates?.[0]?.spec).not.toHaveProperty("storageClassName");
 
-    await changeGatewaySettings(runtime, { workspaceDefaultStorageSize: "7Gi", workspaceStorageClass: "portable" }, "alice");
+    await changeGatewaySettings(runtime, { workspaceDefaultStorageSize: "7Gi", workspaceStorageClass: "portable" }, anActor("alice"));
     const after = await dryRun("settings-after");
     expect(after.sandbox.spec.volumeClaimTemplates?.[0]?.spec).toMatchObject({ resources: { requests: { storage: "7Gi" } }, storageClassName: "portable" });
 
-    await changeGatewaySettings(runtime, { workspaceBackend: "ephemeral" }, "alice");
+    await changeGatewaySettings(runtime, { workspaceBackend: "ephemeral" }, anActor("alice"));
     expect((await dryRun("settings-ephemeral")).sandbox.spec.volumeClaimTemplates).toBeUndefined();
   });
 
   it("go back to the configuration on reset", async () => {
-    await changeGatewaySettings(runtime, { workspaceDefaultStorageSize: "7Gi" }, "alice");
-    await changeGatewaySettings(runtime, { reset: ["workspaceDefaultStorageSize"] }, "alice");
+    await changeGatewaySettings(runtime, { workspaceDefaultStorageSize: "7Gi" }, anActor("alice"));
+    await changeGatewaySettings(runtime, { reset: ["workspaceDefaultStorageSize"] }, anActor("alice"));
     expect((await dryRun("settings-reset")).sandbox.spec.volumeClaimTemplates?.[0]?.spec.resources.requests.storage).toBe("3Gi");
   });
 });
 
 describe("the settings in effect", () => {
   it("say where each value came from, and what the configuration says under a change", async () => {
-    await changeGatewaySettings(runtime, { workspaceStorageClass: "" }, "alice");
+    await changeGatewaySettings(runtime, { workspaceStorageClass: "" }, anActor("alice"));
     const settings = await gatewaySettings(runtime);
     expect(settings.find((one) => one.key === "workspaceDefaultStorageSize")).toMatchObject({ value: "3Gi", source: "environment", editable: true, changedBy: null });
     expect(settings.find((one) => one.key === "workspaceStorageClass")).toMatchObject({ value: "", source: "berth", configured: null, configuredBy: "default", changedBy: "alice" });
@@ -77,7 +78,7 @@ describe("the settings in effect", () => {
   });
 
   it("refuse an invalid value with the field and what is allowed, and change nothing", async () => {
-    const attempt = changeGatewaySettings(runtime, { workspaceBackend: "nfs", workspaceDefaultStorageSize: "7Gi" }, "alice");
+    const attempt = changeGatewaySettings(runtime, { workspaceBackend: "nfs", workspaceDefaultStorageSize: "7Gi" }, anActor("alice"));
     await expect(attempt).rejects.toMatchObject({
       name: "RequestRejectedError",
       problems: [{ path: ["workspaceBackend"], message: "workspace backend must be one of: pvc, ephemeral. Allowed: pvc or ephemeral" }],
@@ -86,7 +87,7 @@ describe("the settings in effect", () => {
   });
 
   it("refuse a change to a configuration-only key, naming it", async () => {
-    await expect(changeGatewaySettings(runtime, { labelPrefix: "example.com" }, "alice")).rejects.toMatchObject({
+    await expect(changeGatewaySettings(runtime, { labelPrefix: "example.com" }, anActor("alice"))).rejects.toMatchObject({
       problems: [{ path: ["labelPrefix"], message: expect.stringContaining("set by configuration only") }],
     });
   });

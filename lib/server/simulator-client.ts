@@ -13,7 +13,7 @@ export class SimulatorRequestError extends Error {
     message: string,
   ) {
     super(message);
-    // Told apart by name (see api-route.ts): route bundles may hold their own copy of this class.
+    // Told apart by name (see api-problems.ts): route bundles may hold their own copy of this class.
     this.name = "SimulatorRequestError";
   }
 }
@@ -39,13 +39,14 @@ export type SimulatorPodAnswer = z.infer<typeof podSchema>;
 
 const segment = encodeURIComponent;
 
-export function simulatorClient(serverUrl: string) {
+/** The fault API at `serverUrl`, called with `token` (Berth's own: RBAC grants it the /sim/v1 URLs). */
+export function simulatorClient(serverUrl: string, token: string | undefined) {
   async function call<Schema extends z.ZodType>(method: "GET" | "POST", path: string, schema: Schema, body?: unknown): Promise<z.infer<Schema>> {
     let response: Response;
     try {
       response = await fetch(`${serverUrl}/sim/v1/${path}`, {
         method,
-        headers: { "Content-Type": "application/json" },
+        headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {

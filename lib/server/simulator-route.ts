@@ -1,7 +1,6 @@
-import type { z } from "zod";
+import { bearerTokenOf } from "../kube/cluster-connection.ts";
 import { simulatorClient, type SimulatorClient, type SimulatorRequestError } from "./simulator-client.ts";
-import { apiRoute, BadRequestError } from "./api-route.ts";
-import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
+import { problem, type ProblemDetails } from "./problem-details.ts";
 import type { RuntimeCluster } from "./cluster.ts";
 
 // The routes under /api/v1/simulator speak for the embedded cluster's fault API. On a real
@@ -19,10 +18,10 @@ export class SimulatorUnavailableError extends Error {
 /** The fault API's client, or SimulatorUnavailableError when the console is not on the embedded cluster. */
 export function simulatorOf(cluster: RuntimeCluster): SimulatorClient {
   if (!cluster.simulatorUrl) throw new SimulatorUnavailableError(cluster.connection.mode);
-  return simulatorClient(cluster.simulatorUrl);
+  return simulatorClient(cluster.simulatorUrl, bearerTokenOf(cluster.connection));
 }
 
-/** The problem a simulator failure is, or null for errors apiRoute knows. Told apart by name, as api-route.ts does. */
+/** The problem a simulator failure is, or null for other errors. Told apart by name, as api-problems.ts does. */
 export function simulatorProblem(error: unknown): ProblemDetails | null {
   if (!(error instanceof Error)) return null;
   if (error.name === "SimulatorUnavailableError") return problem(404, "simulator-unavailable", "There is no simulator on this cluster", error.message);
@@ -33,40 +32,4 @@ export function simulatorProblem(error: unknown): ProblemDetails | null {
   if (status === 409) return problem(409, "simulator-conflict", "The simulator cannot do that now", error.message);
   if (status === 503) return problem(503, "simulator-unreachable", "The simulated cluster does not answer", error.message);
   return problem(502, "simulator-error", "The simulated cluster failed the request", `${error.message} (HTTP ${status})`);
-}
-
-/** apiRoute, with the simulator's own failures answered as problem+json too. */
-export function simulatorRoute<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>): (...args: Args) => Promise<Response> {
-  return apiRoute(async (...args: Args) => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      const details = simulatorProblem(error);
-      if (details) return problemResponse(details);
-      throw error;
-    }
-  });
-}
-
-/** A JSON body checked against the schema; no body at all means its defaults. */
-export async function optionalBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const text = (await request.text()).trim();
-  let value: unknown = {};
-  if (text) {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new BadRequestError("invalid-json", "The request body is not JSON: send a JSON object, or no body for the defaults.");
-    }
-  }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new BadRequestError("invalid-body", result.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; "));
-  return result.data;
-}
-
-/** A path parameter checked against the schema, or a 400 that says what is allowed. */
-export function pathParameter<T>(value: string, schema: z.ZodType<T>, code: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new BadRequestError(code, result.error.issues.map((issue) => issue.message).join("; "));
-  return result.data;
 }

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simulatorDrainOptionsSchema, simulatorNodeActionSchema } from "../domain/simulator.ts";
+import { ENDPOINTS } from "../domain/endpoints.ts";
+import { simulatorDrainOptionsSchema } from "../domain/simulator.ts";
 import { connectToEmbeddedCluster } from "../kube/cluster-connection.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { startReconciledWorld, type ReconciledWorld } from "../sandboxes/testing/reconciled-world.ts";
 import { runNodeAction, runPodAction } from "./simulator-actions.ts";
 import { simulatorClient, SimulatorRequestError, type SimulatorClient } from "./simulator-client.ts";
-import { optionalBody, pathParameter, simulatorOf, simulatorProblem } from "./simulator-route.ts";
+import { simulatorOf, simulatorProblem } from "./simulator-route.ts";
 import { simulatorState } from "./simulator-state.ts";
 
 // The Simulator page's server side against a real embedded cluster (two workers, portable
@@ -21,7 +22,7 @@ const nodeNow = async (name: string) => (await stateNow()).nodes.find((node) => 
 
 beforeAll(async () => {
   world = await startReconciledWorld({ workers: 2, defaultStorageClass: "portable" });
-  client = simulatorOf({ connection: connectToEmbeddedCluster(world.sim.serverUrl), simulatorUrl: world.sim.serverUrl, stop: async () => {} });
+  client = simulatorOf({ connection: connectToEmbeddedCluster(world.sim.serverUrl, world.sim.adminToken), simulatorUrl: world.sim.serverUrl, stop: async () => {} });
 }, 60_000);
 afterAll(() => world?.stop());
 
@@ -108,12 +109,12 @@ describe("failures as problems", () => {
   });
 
   it("a simulator that does not answer is a 503", async () => {
-    const error = await simulatorClient("http://127.0.0.1:9").state().catch((caught: unknown) => caught);
+    const error = await simulatorClient("http://127.0.0.1:9", undefined).state().catch((caught: unknown) => caught);
     expect(simulatorProblem(error)).toMatchObject({ status: 503, code: "simulator-unreachable" });
   });
 
   it("on a real cluster there is no simulator: 404 simulator-unavailable, saying how to get one", () => {
-    const real = { connection: { ...connectToEmbeddedCluster("https://k8s.example:6443"), mode: "kubeconfig" as const }, simulatorUrl: null, stop: async () => {} };
+    const real = { connection: { ...connectToEmbeddedCluster("https://k8s.example:6443", "unused"), mode: "kubeconfig" as const }, simulatorUrl: null, stop: async () => {} };
     const error = (() => {
       try {
         return simulatorOf(real);
@@ -124,9 +125,13 @@ describe("failures as problems", () => {
     expect(simulatorProblem(error)).toMatchObject({ status: 404, code: "simulator-unavailable", detail: expect.stringContaining("BERTH_CLUSTER=embedded") });
   });
 
-  it("an unknown action is a 400 naming the allowed ones; a drain body is checked", async () => {
-    expect(() => pathParameter("reboot", simulatorNodeActionSchema, "invalid-action")).toThrow("cordon, uncordon, drain, lose, restore");
-    await expect(optionalBody(new Request("http://x/", { method: "POST", body: '{"timeoutSeconds": -1}' }), simulatorDrainOptionsSchema)).rejects.toThrow("timeoutSeconds");
-    await expect(optionalBody(new Request("http://x/", { method: "POST" }), simulatorDrainOptionsSchema)).resolves.toEqual({ deleteEmptyDirData: true, timeoutSeconds: 120 });
+  it("an unknown action is refused naming the allowed ones", () => {
+    const parsed = ENDPOINTS.simulatorNodeAction.params.safeParse({ name: "worker-1", action: "reboot" });
+    expect(parsed.error?.issues[0]?.message).toContain("cordon, uncordon, drain, lose, restore");
+  });
+
+  it("a drain body is checked, and no body means the defaults", () => {
+    const body = ENDPOINTS.simulatorNodeAction.body.schema;
+    expect([body.safeParse({ timeoutSeconds: -1 }).error?.issues[0]?.path, simulatorDrainOptionsSchema.parse({})]).toEqual([["timeoutSeconds"], { deleteEmptyDirData: true, timeoutSeconds: 120 }]);
   });
 });

@@ -1,4 +1,5 @@
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
+import { stampPeerAddresses } from "../platform/peer-address.ts";
 import { getRuntime } from "./runtime.ts";
 
 /**
@@ -6,12 +7,15 @@ import { getRuntime } from "./runtime.ts";
  * store stops the server at once, with a message, instead of failing the first request.
  */
 export async function startServer(): Promise<void> {
+  // Before the first request: proxy sign-in and none mode read the socket's addresses.
+  stampPeerAddresses();
   try {
     const { config, store, cluster, startupMs } = await getRuntime();
+    const signIn = config.auth.mode === "oidc" && config.auth.oidc?.issuer === "embedded" ? "oidc through the embedded demo provider" : config.auth.mode;
     const where = config.store.kind === "pglite" ? `embedded PGlite in ${config.store.dataDir}` : "PostgreSQL";
     const { mode, server } = cluster.connection;
     console.log(
-      `Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster ${mode} at ${server}`,
+      `Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster ${mode} at ${server}; sign-in ${signIn}; reached at ${config.auth.publicUrl}`,
     );
     const discovery = await discoverSandboxApi(cluster.connection);
     if (!discovery.ok) console.warn(`Warning: ${discovery.message}`);

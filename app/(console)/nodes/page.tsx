@@ -1,18 +1,35 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { visibleSandboxItems } from "@/lib/server/visibility.ts";
+import { requireViewer } from "../_components/page-caller.ts";
+import { permissionOnCluster } from "../_components/permissions.ts";
 import { LiveNodeList } from "./_components/live-node-list.tsx";
 
 export const metadata: Metadata = { title: "Nodes" };
 
 export default async function NodesPage() {
   await connection();
-  const reconciler = (await getRuntime()).reconciler.current();
+  const { runtime, caller, you } = await requireViewer();
+  const header = <PageHeader title="Nodes" description="Cluster nodes, the sandboxes running on each, and what a drain would do to them." />;
+  const permission = permissionOnCluster(you, "listNodes");
+  if (!permission.allowed) {
+    return (
+      <>
+        {header}
+        <EmptyState title="Kubernetes does not let you list nodes">
+          <p>{permission.reason}</p>
+        </EmptyState>
+      </>
+    );
+  }
+  const nodes = runtime.reconciler.current()?.nodeViews() ?? [];
+  const initialNodes = await Promise.all(nodes.map(async (node) => ({ ...node, sandboxes: await visibleSandboxItems(runtime, caller.person, node.sandboxes) })));
   return (
     <>
-      <PageHeader title="Nodes" description="Cluster nodes, the sandboxes running on each, and what a drain would do to them." />
-      <LiveNodeList initialNodes={reconciler?.nodeViews() ?? []} initialAt={Date.now()} />
+      {header}
+      <LiveNodeList initialNodes={initialNodes} initialAt={Date.now()} />
     </>
   );
 }

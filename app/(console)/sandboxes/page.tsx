@@ -3,32 +3,43 @@ import { connection } from "next/server";
 import Link from "next/link";
 import buttons from "@/app/components/buttons.module.css";
 import { PageHeader } from "@/app/components/page-header.tsx";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import type { Runtime } from "@/lib/server/runtime.ts";
+import { namespacesWithVisibleSandboxes } from "@/lib/server/visibility.ts";
+import type { Caller } from "@/lib/identity/authenticate.ts";
+import { requireViewer } from "../_components/page-caller.ts";
 import { LiveSandboxTable } from "./_components/live-sandbox-table.tsx";
 import { sandboxRowSchema, type SandboxRow } from "./_components/sandbox-rows.ts";
 
 export const metadata: Metadata = { title: "Sandboxes" };
 
-/** Every live sandbox, from the server's in-memory list; the table keeps it current from there. */
-async function initialRows(): Promise<SandboxRow[]> {
-  const { live, store } = await getRuntime();
-  const records = live.ready ? live.all() : await store.sandboxes.listAllLive();
+/** Every live sandbox the viewer may see, from the server's in-memory list; the table keeps it current from there. */
+async function initialRows(runtime: Runtime, caller: Caller): Promise<SandboxRow[]> {
+  const { live, store } = runtime;
+  const all = live.ready ? live.all() : await store.sandboxes.listAllLive();
+  const visible = await namespacesWithVisibleSandboxes(runtime, caller.person, all.map((record) => record.namespace));
+  const records = all.filter((record) => visible.has(record.namespace));
   // The same shape the browser gets from GET /api/v1/sandboxes (JSON: dates as strings).
   return records.map((record) => sandboxRowSchema.parse(JSON.parse(JSON.stringify(record)))).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? 1 : -1));
 }
 
 export default async function SandboxesPage() {
   await connection();
-  const rows = await initialRows();
+  const { runtime, caller, you } = await requireViewer();
+  const rows = await initialRows(runtime, caller);
+  const creatable = you.namespaces.filter((entry) => entry.may.includes("createSandboxes"));
   return (
     <>
       <PageHeader
         title="Sandboxes"
         description="Agent environments: each one a Sandbox resource, its pod and its workspace."
         actions={
-          <Link href="/sandboxes/new" className={buttons.primary}>
-            Create sandbox
-          </Link>
+          creatable.length > 0 ? (
+            <Link href="/sandboxes/new" className={buttons.primary}>
+              Create sandbox
+            </Link>
+          ) : (
+            <span className={buttons.reason}>You may not create sandboxes here: you need berth-developer in a namespace.</span>
+          )
         }
       />
       <LiveSandboxTable initialRows={rows} initialAt={Date.now()} />

@@ -5,7 +5,9 @@ import { PageHeader } from "@/app/components/page-header.tsx";
 import { SettingsList, type SettingEntry } from "@/app/components/settings-list.tsx";
 import { EDITABLE_GATEWAY_KEYS, type EditableGatewayKey, type GatewaySetting, type GatewaySettingsForm } from "@/lib/domain/gateway-settings.ts";
 import { gatewaySettings, SETTINGS_AUDIT_TARGET } from "@/lib/sandboxes/gateway-settings.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { permissionOnCluster } from "../_components/permissions.ts";
+import { requireViewer } from "../_components/page-caller.ts";
 import { displayValue, SETTING_PRESENTATION } from "./_components/setting-presentation.ts";
 import { SettingsForm, type ChangedSetting } from "./_components/settings-form.tsx";
 import { SettingsHistory } from "./_components/settings-history.tsx";
@@ -25,7 +27,19 @@ function sourceDetail(setting: GatewaySetting, configFile: string | null): strin
 
 export default async function SettingsPage() {
   await connection();
-  const runtime = await getRuntime();
+  const { runtime, you } = await requireViewer();
+  const readable = permissionOnCluster(you, "readSettings");
+  if (!readable.allowed) {
+    return (
+      <>
+        <PageHeader title="Settings" />
+        <EmptyState title="Kubernetes does not let you read the gateway defaults">
+          <p>{readable.reason}</p>
+        </EmptyState>
+      </>
+    );
+  }
+  const changeable = permissionOnCluster(you, "changeSettings");
   const [settings, history] = await Promise.all([gatewaySettings(runtime), runtime.store.audit.listChanges({ limit: HISTORY_LENGTH, ...SETTINGS_AUDIT_TARGET })]);
 
   const entries: SettingEntry[] = settings.map((setting) => {
@@ -78,7 +92,7 @@ export default async function SettingsPage() {
         <SettingsList entries={entries} />
       </section>
       <div className={pageStyles.section}>
-        <SettingsForm initial={initial} changed={changed} />
+        {changeable.allowed ? <SettingsForm initial={initial} changed={changed} /> : <p className={styles.note}>Changing the defaults is for platform admins: {changeable.reason}</p>}
       </div>
       <section aria-labelledby="settings-history" className={pageStyles.section}>
         <h2 id="settings-history" className={styles.sectionTitle}>

@@ -3,7 +3,8 @@ import { connection } from "next/server";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import type { SimulatorState } from "@/lib/domain/simulator.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { permissionOnCluster } from "../_components/permissions.ts";
+import { requireViewer } from "../_components/page-caller.ts";
 import { simulatorOf } from "@/lib/server/simulator-route.ts";
 import { simulatorState } from "@/lib/server/simulator-state.ts";
 import { SimulatorBoard } from "./_components/simulator-board.tsx";
@@ -14,7 +15,18 @@ const DESCRIPTION = "Rehearse disruptions on the embedded simulated cluster: cor
 
 export default async function SimulatorPage() {
   await connection();
-  const runtime = await getRuntime();
+  const { runtime, you } = await requireViewer();
+  const permission = permissionOnCluster(you, "useSimulator");
+  if (!permission.allowed) {
+    return (
+      <>
+        <PageHeader title="Simulator" />
+        <EmptyState title="The simulator is for platform admins">
+          <p>Rehearsing a drain or a lost node disrupts everyone&apos;s sandboxes. {permission.reason}</p>
+        </EmptyState>
+      </>
+    );
+  }
   if (!runtime.cluster.simulatorUrl) {
     return (
       <>

@@ -14,6 +14,7 @@ import { fetchNodes, fetchPreview } from "./node-data.ts";
 import { StartMaintenanceDialog } from "./start-maintenance-dialog.tsx";
 import styles from "./live-node-list.module.css";
 import buttons from "@/app/components/buttons.module.css";
+import { useMayOnCluster } from "@/app/(console)/_components/viewer-context.tsx";
 import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 const OUTCOME_LABELS: Record<DrainOutcome, string> = {
@@ -85,7 +86,9 @@ function NodeCard({ node }: { node: NodeView }) {
   const [previewing, setPreviewing] = useState(false);
   const [shownRun, setShownRun] = useState<string | null>(null);
   const queryClient = useQueryClient();
-  const runs = useNodeRuns(node.name);
+  const mayRun = useMayOnCluster("runMaintenance");
+  const mayRead = useMayOnCluster("readMaintenance");
+  const runs = useNodeRuns(node.name, mayRead.allowed);
   const running = runs.data?.some((run) => run.state === "Running") ?? false;
   const onStarted = (run: MaintenanceRunView) => {
     // Shown at once, without waiting for the history to be read again.
@@ -108,9 +111,13 @@ function NodeCard({ node }: { node: NodeView }) {
         <span className={styles.muted}>
           {node.sandboxes.length} {node.sandboxes.length === 1 ? "sandbox" : "sandboxes"}
         </span>
-        <button type="button" className={`${buttons.secondary} ${buttons.compact}`} aria-expanded={previewing} onClick={() => setPreviewing((open) => !open)}>
-          {previewing ? "Hide drain preview" : "Preview a drain"}
-        </button>
+        {mayRun.allowed ? (
+          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} aria-expanded={previewing} onClick={() => setPreviewing((open) => !open)}>
+            {previewing ? "Hide drain preview" : "Preview a drain"}
+          </button>
+        ) : (
+          <span className={buttons.reason}>Maintenance: {mayRun.reason}</span>
+        )}
       </header>
       {node.sandboxes.length > 0 ? (
         <ul className={styles.sandboxes} aria-label={`Sandboxes on ${node.name}`}>
@@ -123,7 +130,7 @@ function NodeCard({ node }: { node: NodeView }) {
         </ul>
       ) : null}
       {previewing ? <DrainPreview node={node.name} running={running} onStarted={onStarted} /> : null}
-      {runs.error ? (
+      {!mayRead.allowed ? null : runs.error ? (
         <p className={styles.warning} role="alert">
           {runs.error.message}
         </p>

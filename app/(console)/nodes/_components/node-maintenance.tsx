@@ -11,8 +11,9 @@ import buttons from "@/app/components/buttons.module.css";
 import { ToneBadge } from "@/app/components/tone-badge.tsx";
 
 /** The node's maintenance runs, newest first (kept current by the event stream and by the run view). */
-export function useNodeRuns(node: string) {
-  return useQuery({ queryKey: runsKey(node), queryFn: ({ signal }) => fetchRuns(node, signal) });
+/** The node's runs; not asked for at all when the person may not read maintenance runs. */
+export function useNodeRuns(node: string, enabled = true) {
+  return useQuery({ queryKey: runsKey(node), queryFn: ({ signal }) => fetchRuns(node, signal), enabled });
 }
 
 export const runHeadingId = (node: string) => `maintenance-run-${node}`;

@@ -3,15 +3,26 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
+import { requireViewer } from "../../_components/page-caller.ts";
 import { sandboxStorage } from "./_components/sandbox-claims.ts";
 import { SandboxDetail } from "./_components/sandbox-detail.tsx";
 
 type Props = { params: Promise<{ id: string }> };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The sandbox, if the viewer may see it: one they may not is, for them, no sandbox at all. */
+async function visibleSandbox(id: string): Promise<SandboxRecord | null> {
+  const { runtime, caller } = await requireViewer();
+  const record = UUID.test(id) ? (runtime.live.get(id) ?? (await runtime.store.sandboxes.getSandbox(id))) : null;
+  if (!record) return null;
+  const visible = await runtime.identity.decisions.allows(caller.person, { resource: { verb: "get", group: "agents.x-k8s.io", resource: "sandboxes", namespace: record.namespace, name: record.name } });
+  return visible ? record : null;
+}
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { id } = await params;
-  const record = await (await getRuntime()).store.sandboxes.getSandbox(id);
+  const record = await visibleSandbox((await params).id);
   return { title: record ? record.name : "No such sandbox" };
 }
 
@@ -23,8 +34,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function SandboxPage({ params }: Props) {
   await connection();
   const { id } = await params;
-  const runtime = await getRuntime();
-  const record = await runtime.store.sandboxes.getSandbox(id);
+  const { runtime } = await requireViewer();
+  const record = await visibleSandbox(id);
   if (!record) notFound();
   const [timeline, checkpoints] = await Promise.all([runtime.store.timeline.listAllForSandbox(id), runtime.store.checkpoints.listCheckpoints(id)]);
   return (

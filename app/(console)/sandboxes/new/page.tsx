@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { effectiveGatewayDefaults } from "@/lib/sandboxes/gateway-settings.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { requireViewer } from "../../_components/page-caller.ts";
 import { CreateSandboxForm } from "./_components/create-sandbox-form.tsx";
 
 export const metadata: Metadata = { title: "Create sandbox" };
@@ -17,7 +17,8 @@ function claimOf(parameter: string | string[] | undefined): { namespace: string;
 export default async function CreateSandboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
   // The defaults a sandbox created now gets: the configuration with the Settings page's changes.
-  const defaults = await effectiveGatewayDefaults(await getRuntime());
+  const { runtime } = await requireViewer();
+  const defaults = await effectiveGatewayDefaults(runtime);
   const claim = claimOf((await searchParams)["claim"]);
   return (
     <>

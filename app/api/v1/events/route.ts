@@ -1,18 +1,39 @@
+import { BERTH_RESOURCES } from "@/lib/domain/access.ts";
+import type { TimelineEvent } from "@/lib/domain/timeline.ts";
 import { timelineEventStream } from "@/lib/events/sse-stream.ts";
-import { apiRoute, BadRequestError } from "@/lib/server/api-route.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { BadRequestError } from "@/lib/server/api-problems.ts";
+import { endpointRoute } from "@/lib/server/endpoint-route.ts";
+import { maySeeSandboxesIn } from "@/lib/server/visibility.ts";
 
 export const dynamic = "force-dynamic";
 
-/** Server-Sent Events for every timeline event (`?sandbox={id}` narrows); Last-Event-ID resumes. */
-export const GET = apiRoute(async (request: Request) => {
-  const url = new URL(request.url);
-  const lastEventId = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId") ?? undefined;
-  if (lastEventId !== undefined && !/^\d{1,19}$/.test(lastEventId)) {
+/**
+ * Server-Sent Events for every timeline event the caller may see (`?sandbox={id}` narrows):
+ * a sandbox's events to those who may list sandboxes in its namespace, a maintenance run's to
+ * those who may read maintenance runs. Last-Event-ID resumes.
+ */
+export const GET = endpointRoute("events", async ({ request, runtime, caller, query }) => {
+  const lastEventId = request.headers.get("last-event-id") ?? query.lastEventId;
+  if (lastEventId !== undefined && lastEventId !== null && !/^\d{1,19}$/.test(lastEventId)) {
     throw new BadRequestError("invalid-last-event-id", "Last-Event-ID must be an event id this server sent (a number); reconnect without it to get live events only.");
   }
-  const { store } = await getRuntime();
-  const stream = timelineEventStream({ timeline: store.timeline, lastEventId, sandboxId: url.searchParams.get("sandbox") ?? undefined, signal: request.signal });
+  const namespaces = new Map<string, Promise<string | null>>();
+  const namespaceOf = (sandboxId: string) => {
+    const live = runtime.live.get(sandboxId);
+    if (live) return Promise.resolve(live.namespace);
+    let known = namespaces.get(sandboxId);
+    if (!known) {
+      known = runtime.store.sandboxes.getSandbox(sandboxId).then((record) => record?.namespace ?? null);
+      namespaces.set(sandboxId, known);
+    }
+    return known;
+  };
+  const visible = async (event: TimelineEvent) => {
+    if (event.sandboxId === null) return runtime.identity.decisions.allows(caller.person, { resource: { verb: "list", ...BERTH_RESOURCES.maintenanceRuns } });
+    const namespace = await namespaceOf(event.sandboxId);
+    return namespace !== null && maySeeSandboxesIn(runtime, caller.person, namespace);
+  };
+  const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, signal: request.signal });
   return new Response(stream, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no", Connection: "keep-alive" },
   });

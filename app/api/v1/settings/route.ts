@@ -1,13 +1,10 @@
 import { changeGatewaySettings, gatewaySettings } from "@/lib/sandboxes/gateway-settings.ts";
-import { actorOf, apiRoute, jsonBody } from "@/lib/server/api-route.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { endpointRoute } from "@/lib/server/endpoint-route.ts";
 
 export const dynamic = "force-dynamic";
 
 /** The gateway defaults in effect, each with where it came from. */
-export const GET = apiRoute(async () => Response.json({ items: await gatewaySettings(await getRuntime()) }));
+export const GET = endpointRoute("getSettings", async ({ runtime }) => Response.json({ items: await gatewaySettings(runtime) }));
 
 /** Changes (or resets) gateway defaults; new sandboxes get them at once. Audited. */
-export const PUT = apiRoute(async (request: Request) =>
-  Response.json({ items: await changeGatewaySettings(await getRuntime(), await jsonBody(request), actorOf(request)) }),
-);
+export const PUT = endpointRoute("changeSettings", async ({ runtime, json, actor }) => Response.json({ items: await changeGatewaySettings(runtime, json, actor) }));

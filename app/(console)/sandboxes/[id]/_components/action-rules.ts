@@ -1,4 +1,6 @@
 import type { SandboxPhase } from "@/lib/domain/sandbox-status.ts";
+import type { NamespaceCapability } from "@/lib/domain/who-am-i.ts";
+import type { Permission } from "@/app/(console)/_components/permissions.ts";
 
 // Which lifecycle actions make sense in which phase. The server has the last word (it answers
 // 409 when the cluster disagrees); this keeps buttons that cannot work from being offered.
@@ -14,8 +16,21 @@ const RULES: Record<SandboxAction, { phases: readonly SandboxPhase[]; otherwise:
   delete: { phases: ["Pending", "Provisioning", "Ready", "Checkpointing", "Disrupted", "Recovering", "Stopping", "Stopped", "Starting", "Error"], otherwise: "The sandbox is already being deleted" },
 };
 
-/** Whether the action is offered, and if not, why (shown beside the disabled button). */
-export function availability(action: SandboxAction, sandbox: { phase: SandboxPhase; deletedAt: Date | null }): { enabled: true } | { enabled: false; why: string } {
+/** What Kubernetes must let the person do for each action (the API asks the same). */
+export const ACTION_CAPABILITY: Record<SandboxAction, NamespaceCapability> = {
+  stop: "changeSandboxes",
+  start: "changeSandboxes",
+  recover: "recoverPods",
+  checkpoint: "execInPods",
+  delete: "deleteSandboxes",
+};
+
+/**
+ * Whether the action is offered, and if not, why (shown beside the disabled button): first
+ * whether Kubernetes lets the person, then whether the phase allows it.
+ */
+export function availability(action: SandboxAction, sandbox: { phase: SandboxPhase; deletedAt: Date | null }, permission: Permission = { allowed: true }): { enabled: true } | { enabled: false; why: string } {
+  if (!permission.allowed) return { enabled: false, why: permission.reason };
   if (sandbox.deletedAt) return { enabled: false, why: "The sandbox is deleted" };
   const rule = RULES[action];
   return rule.phases.includes(sandbox.phase) ? { enabled: true } : { enabled: false, why: `${rule.otherwise} (it is ${sandbox.phase})` };

@@ -8,6 +8,7 @@ import { sandboxCommands } from "./sandbox-api.ts";
 import styles from "./command-runner.module.css";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
 import buttons from "@/app/components/buttons.module.css";
+import { useMayIn } from "@/app/(console)/_components/viewer-context.tsx";
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -52,7 +53,8 @@ function RunEntry({ run }: { run: Run }) {
  * this visit ran, newest first. A refusal (not ready, timed out) is shown as the server put it,
  * and the line stays in the field to run again.
  */
-export function CommandRunner({ sandboxId, ready, mountPath }: { sandboxId: string; ready: boolean; mountPath: string }) {
+export function CommandRunner({ sandboxId, namespace, ready, mountPath }: { sandboxId: string; namespace: string; ready: boolean; mountPath: string }) {
+  const permission = useMayIn("execInPods", namespace);
   const [line, setLine] = useState("");
   const [timeoutSeconds, setTimeoutSeconds] = useState(DEFAULT_TIMEOUT_SECONDS);
   const [runs, setRuns] = useState<Run[]>([]);
@@ -79,6 +81,7 @@ export function CommandRunner({ sandboxId, ready, mountPath }: { sandboxId: stri
     exec.mutate({ key, line: trimmed });
   };
 
+  if (!permission.allowed) return <p className={styles.muted}>Commands run as you in the agent container: {permission.reason}</p>;
   return (
     <div className={styles.runner}>
       <form className={styles.form} onSubmit={submit}>

@@ -3,7 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
-import { availability, type SandboxAction } from "./action-rules.ts";
+import { ACTION_CAPABILITY, availability, type SandboxAction } from "./action-rules.ts";
+import { permissionIn, useViewer } from "@/app/(console)/_components/viewer-context.tsx";
 import { DeleteDialog } from "./delete-dialog.tsx";
 import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import { sandboxCommands, type LifecycleAction } from "./sandbox-api.ts";
@@ -30,6 +31,8 @@ const ORDER: QuickAction[] = ["stop", "start", "recover", "checkpoint"];
 export function SandboxActions({ record, storage }: { record: SandboxRecord; storage: SandboxStorage }) {
   const queryClient = useQueryClient();
   const whyId = useId();
+  const you = useViewer();
+  const offered = (which: SandboxAction) => availability(which, record, permissionIn(you, ACTION_CAPABILITY[which], record.namespace));
   const [outcome, setOutcome] = useState<{ kind: "done" | "failed"; text: string; detail?: string } | null>(null);
   const action = useMutation({
     mutationFn: async (which: QuickAction): Promise<string> => {
@@ -53,7 +56,7 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
     <div className={styles.bar}>
       <div className={styles.buttons} role="group" aria-label="Actions">
         {ORDER.map((which) => {
-          const allowed = availability(which, record);
+          const allowed = offered(which);
           const busy = action.isPending && action.variables === which;
           return (
             <button
@@ -70,12 +73,12 @@ export function SandboxActions({ record, storage }: { record: SandboxRecord; sto
             </button>
           );
         })}
-        <DeleteDialog record={record} claims={storage.claims} allowed={availability("delete", record)} />
+        <DeleteDialog record={record} claims={storage.claims} allowed={offered("delete")} />
       </div>
       {/* Said on the page, not only in a tooltip, so keyboard and screen-reader users learn it too. */}
       <ul className={styles.why} aria-label="Why some actions are not offered now">
         {ORDER.map((which) => {
-          const allowed = availability(which, record);
+          const allowed = offered(which);
           return allowed.enabled ? null : (
             <li key={which} id={`${whyId}-${which}`}>
               {allowed.why}

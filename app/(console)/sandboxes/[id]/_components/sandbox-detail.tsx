@@ -72,7 +72,7 @@ export function SandboxDetail({ initial, storage, initialAt }: { initial: { reco
 
       <div className={styles.grid}>
         <Section title="Run a command">
-          <CommandRunner sandboxId={id} ready={record.phase === "Ready" && !record.deletedAt} mountPath={storage.mountPath} />
+          <CommandRunner sandboxId={id} namespace={record.namespace} ready={record.phase === "Ready" && !record.deletedAt} mountPath={storage.mountPath} />
         </Section>
         <Section title="Checkpoints">
           <CheckpointList checkpoints={checkpoints} />

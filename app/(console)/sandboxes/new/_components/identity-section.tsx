@@ -2,6 +2,7 @@
 
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
+import { useNamespacesWhere } from "@/app/(console)/_components/viewer-context.tsx";
 import type { CreateFormValues } from "./create-form-values.ts";
 import { RadioChoice, TextField } from "./form-fields.tsx";
 import buttons from "@/app/components/buttons.module.css";
@@ -18,6 +19,8 @@ const PROFILE_NOTES: Record<(typeof PROFILES)[number], string> = {
 
 export function IdentitySection({ namespace }: { namespace: string }) {
   const { control } = useFormContext<CreateFormValues>();
+  // Offered: the namespaces Kubernetes lets the person create sandboxes in (it decides again on create).
+  const creatable = useNamespacesWhere("createSandboxes");
   const profile = useWatch({ control, name: "profile" });
   const preset = PROFILE_CATALOGUE[profile];
   return (
@@ -27,7 +30,18 @@ export function IdentitySection({ namespace }: { namespace: string }) {
       </h2>
       <div className={styles.row}>
         <TextField name="name" label="Name" hint="Lower case letters, digits and '-', up to 63 characters." placeholder="my-sandbox" />
-        <TextField name="namespace" label="Namespace" placeholder={namespace} hint={`Empty: the gateway's namespace, ${namespace}.`} />
+        <TextField
+          name="namespace"
+          label="Namespace"
+          placeholder={namespace}
+          list="creatable-namespaces"
+          hint={`Empty: the gateway's namespace, ${namespace}. You may create sandboxes in: ${creatable.join(", ") || "no namespace"}.`}
+        />
+        <datalist id="creatable-namespaces">
+          {creatable.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
       </div>
       <RadioChoice
         name="profile"

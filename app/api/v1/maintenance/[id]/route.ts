@@ -1,13 +1,11 @@
-import { apiRoute } from "@/lib/server/api-route.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
 import { MaintenanceRunNotFoundError } from "@/lib/sandboxes/lifecycle-errors.ts";
+import { endpointRoute } from "@/lib/server/endpoint-route.ts";
 
 export const dynamic = "force-dynamic";
 
 /** One maintenance run with its progress per sandbox and pod. */
-export const GET = apiRoute(async (_request: Request, context: { params: Promise<{ id: string }> }) => {
-  const { id } = await context.params;
-  const run = /^[0-9a-f-]{36}$/i.test(id) ? await (await getRuntime()).store.maintenance.getRun(id) : null;
-  if (!run) throw new MaintenanceRunNotFoundError(id);
+export const GET = endpointRoute("getMaintenance", async ({ runtime, params }) => {
+  const run = await runtime.store.maintenance.getRun(params.id);
+  if (!run) throw new MaintenanceRunNotFoundError(params.id);
   return Response.json(run);
 });

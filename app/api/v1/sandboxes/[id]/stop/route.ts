@@ -1,12 +1,9 @@
 import { setSandboxRunning } from "@/lib/sandboxes/sandbox-actions.ts";
-import { actorOf, apiRoute } from "@/lib/server/api-route.ts";
-import { getRuntime } from "@/lib/server/runtime.ts";
+import { endpointRoute } from "@/lib/server/endpoint-route.ts";
 import { sandboxServiceDeps } from "@/lib/server/sandbox-service.ts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(async (request: Request, context: { params: Promise<{ id: string }> }) => {
-  const { id } = await context.params;
-  const record = await setSandboxRunning(await sandboxServiceDeps(await getRuntime()), id, false, actorOf(request));
-  return Response.json(record, { status: 202 });
-});
+export const POST = endpointRoute("stopSandbox", async ({ runtime, sandbox, actor, kube }) =>
+  Response.json(await setSandboxRunning(await sandboxServiceDeps(runtime, kube()), sandbox.id, false, actor), { status: 202 }),
+);

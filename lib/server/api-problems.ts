@@ -1,12 +1,11 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
-import type { z } from "zod";
-import { problemsFromZodError } from "../domain/problems.ts";
-import { SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
+import { type SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
-import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
+import { problem, type ProblemDetails } from "./problem-details.ts";
+import { simulatorProblem } from "./simulator-route.ts";
 
-// One wrapper around every API handler: domain errors become the right status and
-// problem+json, and nothing else leaks a stack trace. Handlers stay a few lines each.
+// Domain errors as the right status and problem+json, for the endpoint wrapper
+// (endpoint-route.ts): nothing else leaks a stack trace.
 
 export class ClusterUnavailableError extends Error {
   constructor(message: string) {
@@ -34,7 +33,9 @@ function named<T extends Error>(error: unknown, name: string): error is T {
   return error instanceof Error && error.name === name;
 }
 
-function problemFor(error: unknown): ProblemDetails {
+export function problemFor(error: unknown): ProblemDetails {
+  const simulator = simulatorProblem(error);
+  if (simulator) return simulator;
   if (named<SpecRejectedError>(error, "SpecRejectedError")) {
     return problem(400, "invalid-spec", "The sandbox spec is not valid", "Correct the fields listed in errors and send it again.", error.problems);
   }
@@ -45,7 +46,7 @@ function problemFor(error: unknown): ProblemDetails {
     return problem(409, "name-taken", "The name is taken", error.message, [{ code: "name.taken", path: ["name"], message: error.message }]);
   }
   if (named<RequestRejectedError>(error, "RequestRejectedError")) {
-    return problem(400, "invalid-request", "The request is not valid", "Correct the fields listed in errors and send it again.", error.problems);
+    return problem(400, error.code, "The request is not valid", "Correct the fields listed in errors and send it again.", error.problems);
   }
   if (named(error, "VolumeNotFoundError")) return problem(404, "volume-not-found", "No such claim", error.message);
   if (named(error, "VolumeInUseError")) return problem(409, "volume-in-use", "The claim is in use", error.message);
@@ -61,43 +62,14 @@ function problemFor(error: unknown): ProblemDetails {
   if (named(error, "ExecTimeoutError")) return problem(504, "exec-timeout", "The command timed out", error.message);
   if (named(error, "ClusterUnavailableError")) return problem(503, "cluster-unavailable", "The Kubernetes cluster cannot serve this", error.message);
   if (named(error, "ConfigError")) return problem(500, "configuration", "Berth's configuration is invalid", error.message);
+  if (named<KubeApiError>(error, "KubeApiError") && error.code === 403) {
+    // Kubernetes refused the person: its own words name the verb, the resource and the namespace.
+    return problem(403, "forbidden", "Kubernetes does not allow this", error.message);
+  }
   if (named<KubeApiError>(error, "KubeApiError")) {
     const status = error.code === 429 ? 429 : error.code >= 500 ? 502 : error.code;
     return problem(status, `kubernetes-${error.reason.toLowerCase() || "error"}`, "The Kubernetes API refused the request", `${error.message} (HTTP ${error.code} ${error.reason})`);
   }
   console.error("berth: unexpected error in an API route", error);
   return problem(500, "internal", "Something went wrong in Berth", "The error is in the server log; nothing half-made was left behind.");
-}
-
-/** Runs a handler and answers its failure as problem+json. */
-export function apiRoute<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>): (...args: Args) => Promise<Response> {
-  return async (...args: Args) => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      return problemResponse(problemFor(error));
-    }
-  };
-}
-
-/** The request's JSON body, or a 400 that says the body is not JSON. */
-export async function jsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BadRequestError("invalid-json", "The request body is not JSON: send the sandbox spec as a JSON object with Content-Type: application/json.");
-  }
-}
-
-/** The request body parsed with a schema, or a 400 naming each field that is wrong. */
-export async function parsedBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const result = schema.safeParse(await jsonBody(request));
-  if (!result.success) throw new SpecRejectedError(problemsFromZodError(result.error));
-  return result.data;
-}
-
-/** Who made the change: the user an authenticating proxy names, else "anonymous". */
-export function actorOf(request: Request): string {
-  return request.headers.get("x-forwarded-user") || request.headers.get("x-forwarded-email") || "anonymous";
 }

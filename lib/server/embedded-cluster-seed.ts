@@ -1,0 +1,44 @@
+import type { AuthConfig } from "../config/auth-config.ts";
+import { BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES, type PolicyRule } from "../domain/berth-roles.ts";
+import { DEMO_BINDINGS, DEMO_NAMESPACES } from "../identity/demo-people.ts";
+import { accessObjects, group, serviceAccount } from "../kube/access-objects.ts";
+import type { ClusterConnection } from "../kube/cluster-connection.ts";
+
+// What the embedded cluster holds so that Berth runs on it as on a real one: Berth's own service
+// account with the chart's permissions (and the simulator's fault API), Berth's ClusterRoles, the
+// demo people's namespaces and bindings. Made as the cluster's admin at every start — the way a
+// platform team would install Berth — and put back if someone changed them.
+
+export const BERTH_NAMESPACE = "berth-system";
+export const BERTH_SERVICE_ACCOUNT = "berth";
+
+/** The simulator's fault API is a non-resource URL of the embedded API server; only Berth calls it. */
+const SIMULATOR_RULE: PolicyRule = { nonResourceURLs: ["/sim/v1/*"], verbs: ["get", "post", "delete"] };
+
+export interface SeedOptions {
+  /** The managed-namespace label (`<labelPrefix>/managed`). */
+  managedLabel: string | null;
+  auth: AuthConfig;
+}
+
+export async function seedEmbeddedCluster(admin: ClusterConnection, options: SeedOptions): Promise<void> {
+  const objects = accessObjects(admin);
+  const managed = options.managedLabel ? { [options.managedLabel]: "true" } : {};
+  for (const namespace of ["default", ...DEMO_NAMESPACES]) await objects.ensureNamespace(namespace, managed);
+  await objects.ensureNamespace(BERTH_NAMESPACE, {});
+
+  await objects.ensureServiceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT);
+  await objects.ensureClusterRole("berth", [...BERTH_SERVICE_ACCOUNT_RULES, SIMULATOR_RULE]);
+  await objects.ensureClusterRoleBinding("berth", "berth", [serviceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT)]);
+
+  for (const role of BERTH_ROLES) await objects.ensureClusterRole(role.name, role.rules, { "app.kubernetes.io/part-of": "berth" });
+
+  // The demo provider's groups reach Kubernetes with Berth's prefix, as any provider's do.
+  const prefix = options.auth.oidc?.groupsPrefix ?? "";
+  for (const binding of DEMO_BINDINGS) {
+    const subjects = [group(`${prefix}${binding.group}`)];
+    const name = `${binding.role}:${binding.group}`;
+    if (binding.scope === "cluster") await objects.ensureClusterRoleBinding(name, binding.role, subjects);
+    else for (const namespace of binding.scope) await objects.ensureRoleBinding(namespace, name, binding.role, subjects);
+  }
+}

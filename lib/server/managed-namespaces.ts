@@ -1,0 +1,20 @@
+import type { ManagedNamespaces } from "../config/server-config.ts";
+import { listNamespaceNames } from "../kube/namespace-resources.ts";
+import type { Runtime } from "./runtime.ts";
+
+// The namespaces Berth manages (BERTH_NAMESPACES, or those labelled `<prefix>/managed=true`):
+// the tenants it offers to people. Read from the cluster at most every few seconds.
+
+const FRESH_MS = 5_000;
+const cache = new WeakMap<object, { names: Promise<string[]>; at: number }>();
+
+export function managedNamespaces(runtime: Pick<Runtime, "config" | "cluster">, now = Date.now()): Promise<string[]> {
+  const managed: ManagedNamespaces = runtime.config.namespaces;
+  if (managed.kind === "listed") return Promise.resolve(managed.names);
+  const known = cache.get(runtime);
+  if (known && now - known.at < FRESH_MS) return known.names;
+  const names = listNamespaceNames(runtime.cluster.connection, `${managed.label}=true`);
+  cache.set(runtime, { names, at: now });
+  names.catch(() => cache.delete(runtime));
+  return names;
+}
