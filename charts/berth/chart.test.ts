@@ -1,15 +1,20 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { resolveAuth } from "../../lib/config/auth-config.ts";
 import { loadServerConfig } from "../../lib/config/server-config.ts";
+import { BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES } from "../../lib/domain/berth-roles.ts";
 import { gatewayDefaultsSchema } from "../../lib/domain/gateway-defaults.ts";
 import { expectGolden } from "../../lib/testing/golden-files.ts";
 
 // The Helm chart through helm itself (built from its Go module by scripts/tools/build-helm.sh;
 // `npm test` passes its path in BERTH_HELM): lint, the rendered manifests as golden files, the
-// values schema's refusals, and the config file it writes read back by Berth's own loader.
+// values schema's refusals, the config file and environment it writes read back by Berth's own
+// loaders, and its roles checked against the ones Berth's code names.
 
 const CHART = dirname(fileURLToPath(import.meta.url));
 const TESTDATA = join(CHART, "testdata");
@@ -22,35 +27,66 @@ function runHelm(args: string[]) {
   return spawnSync(helm, args, { encoding: "utf8" });
 }
 
-function template(values: string[] = []): string {
-  const result = runHelm(["template", "berth", CHART, "--namespace", "berth-system", ...KUBE_VERSION, ...values.flatMap((value) => ["--set", value])]);
+/** What every install must say: where people reach Berth and who proves who they are. */
+const REQUIRED = ["auth.publicUrl=https://berth.example.com", "auth.oidc.issuer=https://id.example.com"];
+
+function template(values: string[] = REQUIRED, files: string[] = []): string {
+  const result = runHelm(["template", "berth", CHART, "--namespace", "berth-system", ...KUBE_VERSION, ...files.flatMap((file) => ["-f", file]), ...values.flatMap((value) => ["--set", value])]);
   if (result.status !== 0) throw new Error(result.stderr);
   return result.stdout;
 }
 
+/** Renders with a values file (lists of objects are clumsy with --set). */
+function templateWithValues(values: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), "berth-chart-"));
+  try {
+    const file = join(dir, "values.json");
+    writeFileSync(file, JSON.stringify(values));
+    return template(REQUIRED, [file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const refusal = (values: string[]) => runHelm(["template", "berth", CHART, ...KUBE_VERSION, ...values.flatMap((value) => ["--set", value])]).stderr;
 
-type Manifest = { kind: string; metadata: { name: string }; data?: Record<string, string> };
+type Rule = { apiGroups?: string[]; resources?: string[]; verbs: string[]; nonResourceURLs?: string[] };
+type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } };
+type Manifest = {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  data?: Record<string, string>;
+  rules?: Rule[];
+  roleRef?: { name: string };
+  subjects?: { kind: string; name: string }[];
+  spec?: { template: { spec: { containers: { env: EnvVar[] }[] } } };
+};
 const manifests = (rendered: string) => parseAllDocuments(rendered).map((document) => document.toJSON() as Manifest).filter(Boolean);
 
 describe("the berth chart", () => {
   it("passes helm lint --strict", () => {
-    const result = runHelm(["lint", "--strict", CHART]);
+    const result = runHelm(["lint", "--strict", CHART, ...REQUIRED.flatMap((value) => ["--set", value])]);
     expect(result.status, result.stdout + result.stderr).toBe(0);
   });
 
   it.each([
-    { name: "default", values: [] },
-    { name: "postgresql-ingress", values: ["store.kind=postgresql", "store.postgresql.existingSecret=berth-db", "replicaCount=2", "ingress.enabled=true", "ingress.host=berth.example.org", "ingress.tlsSecretName=berth-tls", "server.workspaceStorageClass=portable"] },
+    // A session Secret of their own: the one the chart makes is random (tested below).
+    { name: "default", values: [...REQUIRED, "auth.session.existingSecret=berth-session"] },
+    { name: "postgresql-ingress", values: ["auth.oidc.issuer=https://id.example.com", "auth.session.existingSecret=berth-session", "store.kind=postgresql", "store.postgresql.existingSecret=berth-db", "replicaCount=2", "ingress.enabled=true", "ingress.host=berth.example.org", "ingress.tlsSecretName=berth-tls", "server.workspaceStorageClass=portable"] },
   ])("renders the $name manifests exactly as the golden file", ({ name, values }) => {
     expectGolden(TESTDATA, name, template(values));
   });
 
   it.each([
-    { story: "more than one replica on the embedded store", values: ["replicaCount=2"], field: "replicaCount" },
-    { story: "an unknown workspace backend", values: ["server.workspaceBackend=nfs"], field: "workspaceBackend" },
-    { story: "an external store without its Secret", values: ["store.kind=postgresql"], field: "existingSecret" },
-    { story: "a value the chart does not have", values: ["server.workspaceSize=5Gi"], field: "workspaceSize" },
+    { story: "more than one replica on the embedded store", values: [...REQUIRED, "replicaCount=2"], field: "replicaCount" },
+    { story: "an unknown workspace backend", values: [...REQUIRED, "server.workspaceBackend=nfs"], field: "workspaceBackend" },
+    { story: "an external store without its Secret", values: [...REQUIRED, "store.kind=postgresql"], field: "existingSecret" },
+    { story: "a value the chart does not have", values: [...REQUIRED, "server.workspaceSize=5Gi"], field: "workspaceSize" },
+    { story: "no public URL and no ingress to take it from", values: ["auth.oidc.issuer=https://id.example.com"], field: "publicUrl" },
+    { story: "OIDC sign-in without an issuer", values: ["auth.publicUrl=https://berth.example.com"], field: "issuer" },
+    { story: "proxy sign-in without the proxy's addresses", values: ["auth.publicUrl=https://berth.example.com", "auth.mode=proxy"], field: "trustedAddresses" },
+    { story: "no sign-in at all", values: [...REQUIRED, "auth.mode=none"], field: "mode" },
+    { story: "a namespace role bound cluster-wide", values: [...REQUIRED, "rbac.bindings[0].group=dev", "rbac.bindings[0].role=berth-developer"], field: "namespaces" },
   ])("refuses $story, naming the value", ({ values, field }) => {
     expect(refusal(values)).toContain(field);
   });
@@ -61,12 +97,12 @@ describe("the berth chart", () => {
     ...["/sandbox", "/work/space", "/", "/a/.hidden", "/a/..b", "/a/./b", "/a/../b", "/..", "/sandbox/", "//sandbox", "sandbox", "/mnt", "/mnt/berth-workspace", "/mnt/berth-workspace/x", "/mnt/other"].map((mountPath) => ({ key: "workspaceMountPath", value: mountPath })),
   ])("accepts server.$key=$value exactly when Berth's configuration does", ({ key, value }) => {
     const berthAccepts = gatewayDefaultsSchema.safeParse({ [key]: value }).success;
-    const helmAccepts = !runHelm(["template", "berth", CHART, ...KUBE_VERSION, "--set-string", `server.${key}=${value}`]).stderr.includes(key);
+    const helmAccepts = !runHelm(["template", "berth", CHART, ...KUBE_VERSION, ...REQUIRED.flatMap((one) => ["--set", one]), "--set-string", `server.${key}=${value}`]).stderr.includes(key);
     expect(helmAccepts).toBe(berthAccepts);
   });
 
   it("writes a config file Berth reads back as the same gateway defaults", () => {
-    const configMap = manifests(template(["server.workspaceBackend=ephemeral", "server.workspaceDefaultStorageSize=5Gi", "server.workspaceStorageClass="])).find((one) => one.kind === "ConfigMap")!;
+    const configMap = manifests(template([...REQUIRED, "server.workspaceBackend=ephemeral", "server.workspaceDefaultStorageSize=5Gi", "server.workspaceStorageClass="])).find((one) => one.kind === "ConfigMap")!;
     const file = configMap.data!["berth.yaml"]!;
     const config = loadServerConfig({ env: { BERTH_CONFIG_FILE: "/etc/berth/berth.yaml", BERTH_CLUSTER: "embedded" }, cwd: "/", readFile: () => file, fileExists: () => true });
     expect(config.gateway).toEqual({ workspaceBackend: "ephemeral", workspaceDefaultStorageSize: "5Gi", workspaceStorageClass: "", workspaceMountPath: "/sandbox", sandboxNamespace: "default", labelPrefix: "berth.dev" });
@@ -75,5 +111,52 @@ describe("the berth chart", () => {
   it("leaves the storage class out of the config file when it is the cluster default", () => {
     const configMap = manifests(template()).find((one) => one.kind === "ConfigMap")!;
     expect(parse(configMap.data!["berth.yaml"]!)).not.toHaveProperty("server.workspaceStorageClass");
+  });
+
+  it("gives Berth's service account exactly the rules Berth's code says it needs", () => {
+    const role = manifests(template()).find((one) => one.kind === "ClusterRole" && one.metadata.name === "berth")!;
+    expect(role.rules).toEqual(BERTH_SERVICE_ACCOUNT_RULES);
+  });
+
+  it("ships the roles people are bound to, as Berth's code names them", () => {
+    const shipped = manifests(template()).filter((one) => one.kind === "ClusterRole" && one.metadata.name !== "berth");
+    expect(shipped.map((role) => ({ name: role.metadata.name, rules: role.rules }))).toEqual(BERTH_ROLES.map((role) => ({ name: role.name, rules: role.rules })));
+  });
+
+  it("binds a team's group in each of its namespaces, and to the cluster-wide reads the console needs", () => {
+    const bindings = manifests(templateWithValues({ rbac: { bindings: [{ group: "oidc:team-a", role: "berth-developer", namespaces: ["team-a", "team-a-ci"] }] } }))
+      .filter((one) => one.kind.endsWith("Binding") && one.roleRef?.name !== "berth")
+      .map((one) => ({ kind: one.kind, namespace: one.metadata.namespace, role: one.roleRef!.name, subjects: one.subjects }))
+      // helm orders by kind only.
+      .sort((a, b) => `${a.kind}/${a.namespace}`.localeCompare(`${b.kind}/${b.namespace}`));
+    const subjects = [{ apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "oidc:team-a" }];
+    expect(bindings).toEqual([
+      { kind: "ClusterRoleBinding", namespace: undefined, role: "berth-cluster-viewer", subjects },
+      { kind: "RoleBinding", namespace: "team-a", role: "berth-developer", subjects },
+      { kind: "RoleBinding", namespace: "team-a-ci", role: "berth-developer", subjects },
+    ]);
+  });
+
+  it("makes the session key once, 48 random characters, when none is given", () => {
+    const secret = manifests(template()).find((one) => one.kind === "Secret")!;
+    expect(Buffer.from(secret.data!.BERTH_SESSION_SECRET!, "base64").toString()).toMatch(/^[A-Za-z0-9]{48}$/);
+  });
+
+  it("sets the sign-in environment Berth reads back as the same configuration", () => {
+    const rendered = manifests(template(["auth.publicUrl=https://berth.example.com", "auth.allowedHosts[0]=berth.berth-system.svc:80", "auth.oidc.issuer=https://id.example.com", "auth.oidc.usernameClaim=email", "auth.oidc.groupsPrefix=oidc:", "server.namespaces[0]=team-a"]));
+    const secret = rendered.find((one) => one.kind === "Secret")!;
+    const env = Object.fromEntries(
+      rendered.find((one) => one.kind === "Deployment")!.spec!.template.spec.containers[0]!.env.map((variable) => [
+        variable.name,
+        variable.value ?? Buffer.from(secret.data![variable.valueFrom!.secretKeyRef.key]!, "base64").toString(),
+      ]),
+    );
+    const problems: string[] = [];
+    const auth = resolveAuth(env, "in-cluster", problems);
+    expect({ problems, auth: { ...auth, sessionSecret: "…" }, namespaces: env.BERTH_NAMESPACES }).toEqual({
+      problems: [],
+      auth: expect.objectContaining({ mode: "oidc", publicUrl: "https://berth.example.com", allowedHosts: ["berth.example.com", "berth.berth-system.svc:80"], sessionSecret: "…", oidc: expect.objectContaining({ issuer: "https://id.example.com", usernameClaim: "email", usernamePrefix: "", groupsPrefix: "oidc:" }) }),
+      namespaces: "team-a",
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BERTH_ROLES } from "../../lib/domain/berth-roles.ts";
 
 // The chart's RBAC is no more than Berth needs: every permission its ClusterRole grants was
 // used by Berth while the driver suite ran as the chart's service account — read from the API
@@ -54,8 +55,10 @@ beforeAll(() => {
     const key = permission(event.objectRef.apiGroup, resource, event.verb);
     requested.set(key, [...(requested.get(key) ?? []), event.responseStatus?.code ?? 0]);
   }
-  const documents = parseAllDocuments(readFileSync(process.env.BERTH_TEST_CHART_MANIFESTS!, "utf8")).map((document) => document.toJS() as { kind?: string; rules?: PolicyRule[] } | null);
-  const role = documents.find((document) => document?.kind === "ClusterRole");
+  const documents = parseAllDocuments(readFileSync(process.env.BERTH_TEST_CHART_MANIFESTS!, "utf8")).map((document) => document.toJS() as { kind?: string; metadata?: { name?: string }; rules?: PolicyRule[] } | null);
+  // Berth's own role, not the ones people are bound to.
+  const peoplesRoles = new Set(BERTH_ROLES.map((one) => one.name));
+  const role = documents.find((document) => document?.kind === "ClusterRole" && !peoplesRoles.has(document.metadata?.name ?? ""));
   granted = new Set(role!.rules!.flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => permission(group, resource, verb))))));
 });
 

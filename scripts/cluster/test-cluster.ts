@@ -81,7 +81,10 @@ function failedStep(name: string, error: unknown): Outcome {
 
 /** Applies the chart as a user would install it, and returns a kubeconfig of its service account. */
 function installChart(plane: ControlPlane, helm: string, kubernetesVersion: string): { manifests: string; serviceAccountKubeconfig: string } {
-  const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion], { encoding: "utf8" });
+  // What every install must say (where people reach Berth, who proves who they are); the suite
+  // itself acts as Berth's service account, so neither is used here.
+  const required = ["auth.publicUrl=https://berth.example.com", "auth.oidc.issuer=https://id.example.com"].flatMap((value) => ["--set", value]);
+  const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, ...required], { encoding: "utf8" });
   if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
   const manifests = path.join(work, "chart.yaml");
   writeFileSync(manifests, rendered.stdout);
