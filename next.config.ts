@@ -18,7 +18,7 @@ const nextConfig: NextConfig = {
     ],
   },
   // Native and WebAssembly database drivers must be loaded by Node, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@kubernetes/client-node", "ws"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@kubernetes/client-node", "ws", "oidc-provider"],
   poweredByHeader: false,
   reactStrictMode: true,
 };

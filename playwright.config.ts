@@ -25,6 +25,16 @@ const SERVERS = [
   { project: "no-default-class", port: PORT_BASE + 3, testMatch: /\.no-default-class\.spec\.ts/, env: { BERTH_SIM_DEFAULT_STORAGE_CLASS: "none" } },
 ] as const;
 
+/** Where the global set-up keeps each demo person's signed-in state (e2e/signed-in.ts). */
+function signedInDir(): string {
+  if (!process.env.BERTH_E2E_SIGNED_IN_DIR) {
+    const created = mkdtempSync(join(tmpdir(), "berth-e2e-signed-in-"));
+    process.env.BERTH_E2E_SIGNED_IN_DIR = created;
+    process.on("exit", () => rmSync(created, { recursive: true, force: true }));
+  }
+  return process.env.BERTH_E2E_SIGNED_IN_DIR;
+}
+
 function dataDirFor(project: string): string {
   const variable = `BERTH_E2E_DATA_DIR_${project.toUpperCase()}`;
   if (!process.env[variable]) {
@@ -52,8 +62,12 @@ const chromium = {
   },
 };
 
+const SIGNED_IN = signedInDir();
+
 export default defineConfig({
   testDir: "e2e",
+  // Every demo person signed in on every server, once the servers answer.
+  globalSetup: "./e2e/global-sign-in.ts",
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 1,
@@ -65,14 +79,23 @@ export default defineConfig({
     // A journey waits on a (simulated) cluster several times over; a slow moment of this shared
     // machine should not fail it. Each assertion keeps its own, shorter timeout.
     ...(project === "flows" ? { timeout: 60_000 } : {}),
-    use: { ...chromium, baseURL: `http://127.0.0.1:${port}` },
+    // Pages open signed in as the platform admin; a test that is about someone else asks for them (e2e/fixtures.ts).
+    use: { ...chromium, baseURL: `http://127.0.0.1:${port}`, storageState: join(SIGNED_IN, `${project}-paula.json`) },
   })),
   webServer: SERVERS.map(({ project, port, ...server }) => ({
     command: `npx next start -H 127.0.0.1 -p ${port}`,
     // Ready when the health route answers: that also means the store has been opened.
     url: `http://127.0.0.1:${port}/api/health`,
     // The embedded defaults, whatever the calling shell has configured.
-    env: { BERTH_DATA_DIR: dataDirFor(project), DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", ...("env" in server ? server.env : {}) },
+    env: {
+      BERTH_DATA_DIR: dataDirFor(project),
+      DATABASE_URL: "",
+      BERTH_CLUSTER: "embedded",
+      BERTH_SIM_CLOCK_SCALE: "20",
+      // Reached as the tests reach it: the sign-in's redirects and the origin check use this.
+      BERTH_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...("env" in server ? server.env : {}),
+    },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "pipe" as const,

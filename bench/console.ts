@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { signInOverHttp } from "../e2e/signed-in.ts";
 
 const PORT = Number(process.env.BERTH_BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -33,16 +34,17 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 
 function startConsole(dataDir: string): ChildProcess {
   return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20" },
+    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: BASE },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
 }
 
 /** 1,000 suspended Sandboxes made straight in the cluster; the console finds them as it would kubectl's. */
-async function seedSandboxes(clusterServer: string): Promise<void> {
+async function seedSandboxes(dataDir: string): Promise<void> {
+  // As the cluster's administrator, from the kubeconfig the embedded cluster writes.
   const config = new KubeConfig();
-  config.loadFromClusterAndUser({ name: "sim", server: clusterServer, skipTLSVerify: true }, { name: "bench" });
+  config.loadFromFile(path.join(dataDir, "cluster", "kubeconfig"));
   const custom = config.makeApiClient(CustomObjectsApi);
   for (let start = 0; start < SANDBOXES; start += 50) {
     await Promise.all(
@@ -56,12 +58,22 @@ async function seedSandboxes(clusterServer: string): Promise<void> {
   }
 }
 
+/** The benchmark acts as a platform admin (paula) signed in the way a browser is: a session cookie. */
+let signedIn: { cookies: Awaited<ReturnType<typeof signInOverHttp>>; header: Record<string, string> };
+
+async function signIn(): Promise<void> {
+  const cookies = await signInOverHttp(BASE, "paula@berth.example");
+  signedIn = { cookies, header: { cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; "), origin: BASE } };
+}
+
+const api = (pathname: string, init: RequestInit = {}) => fetch(`${BASE}${pathname}`, { ...init, headers: { ...signedIn.header, ...(init.headers as Record<string, string> | undefined) } });
+
 /** One sandbox made through Berth's API (ephemeral: no claim to wait for), Ready; its id. */
 async function createOneSandbox(): Promise<string> {
-  const created = await fetch(`${BASE}/api/v1/sandboxes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "bench-detail", workspace: { backend: "ephemeral" } }) });
+  const created = await api("/api/v1/sandboxes", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "bench-detail", workspace: { backend: "ephemeral" } }) });
   if (created.status !== 201) throw new Error(`creating the detail page's sandbox answered ${created.status}: ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
-  await waitFor("the detail page's sandbox to be Ready", async () => (((await (await fetch(`${BASE}/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase === "Ready" ? true : undefined));
+  await waitFor("the detail page's sandbox to be Ready", async () => (((await (await api(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase === "Ready" ? true : undefined));
   return id;
 }
 
@@ -69,7 +81,7 @@ async function listedCount(): Promise<number> {
   let count = 0;
   let cursor: string | null = null;
   do {
-    const page = (await (await fetch(`${BASE}/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()) as { items: unknown[]; nextCursor: string | null };
+    const page = (await (await api(`/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()) as { items: unknown[]; nextCursor: string | null };
     count += page.items.length;
     cursor = page.nextCursor;
   } while (cursor);
@@ -78,7 +90,7 @@ async function listedCount(): Promise<number> {
 
 /** Bytes of JavaScript a fresh browser loads for the page (every script resource up to load). */
 async function firstLoadJs(browser: Browser, pathname: string): Promise<{ transferred: number; decoded: number; firstPaintMs: number }> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ storageState: { cookies: signedIn.cookies, origins: [] } });
   const page = await context.newPage();
   await page.goto(`${BASE}${pathname}`, { waitUntil: "load" });
   const firstPaintMs = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN);
@@ -107,7 +119,7 @@ interface TableRun {
 
 /** One cold load of the Sandboxes page with 1,000 rows, a search, and a scroll to the bottom. */
 async function sandboxesTableRun(browser: Browser): Promise<TableRun> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: { cookies: signedIn.cookies, origins: [] } });
   const page = await context.newPage();
   await page.goto(`${BASE}/sandboxes`, { waitUntil: "commit" });
   await page.waitForSelector("tbody tr[data-index]");
@@ -164,7 +176,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "berth-bench-console-"));
 const server = startConsole(dataDir);
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 try {
-  const health = await waitFor("the console", async () => ((await fetch(`${BASE}/api/health`)).ok ? ((await (await fetch(`${BASE}/api/health`)).json()) as { cluster: { server: string } }) : undefined));
+  await waitFor("the console", async () => ((await fetch(`${BASE}/api/health`)).ok ? true : undefined));
+  await signIn();
 
   console.log(`Berth console benchmarks — Chromium against next start, ${new Date().toISOString()}\n`);
   console.log("| page (empty store) | first-load JS transferred KiB | decoded KiB | first contentful paint ms |\n|---|---:|---:|---:|");
@@ -177,11 +190,11 @@ try {
   const detailId = await createOneSandbox();
   const detail = await firstLoadJs(browser, `/sandboxes/${detailId}`);
   console.log(`| /sandboxes/[id] (one sandbox) | ${kib(detail.transferred)} | ${kib(detail.decoded)} | ${detail.firstPaintMs.toFixed(0)} |`);
-  await fetch(`${BASE}/api/v1/sandboxes/${detailId}`, { method: "DELETE" });
+  await api(`/api/v1/sandboxes/${detailId}`, { method: "DELETE" });
   await waitFor("the detail page's sandbox to leave the list", async () => ((await listedCount()) === 0 ? true : undefined));
 
   const seedStarted = performance.now();
-  await seedSandboxes(health.cluster.server);
+  await seedSandboxes(dataDir);
   await waitFor("1,000 sandboxes in the console's list", async () => ((await listedCount()) >= SANDBOXES ? true : undefined), 300_000);
   console.log(`\n${SANDBOXES} Sandboxes made in the cluster and listed by the console after ${((performance.now() - seedStarted) / 1000).toFixed(1)} s.\n`);
 

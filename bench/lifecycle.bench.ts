@@ -3,6 +3,7 @@
 // reconciliation of 1,000 Sandboxes Berth has not seen, list latency at 1,000 sandboxes — the
 // in-memory list the reconciler keeps from its watches (what GET /api/v1/sandboxes serves), the
 // store, and asking the cluster API — and the delay from a pod becoming Ready to its event on the bus (what SSE sends).
+import { anActor } from "../lib/domain/test-fixtures.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -62,7 +63,7 @@ export async function benchLifecycle(): Promise<LifecycleBenchResult> {
   const sim = await startSimulatedCluster({ clockScale: 100, log: (line) => (/^(GET|POST|PUT|PATCH|DELETE) /.test(line) ? requests++ : undefined) });
   const dataDir = mkdtempSync(path.join(tmpdir(), "berth-bench-lifecycle-"));
   const store = await openStore({ kind: "pglite", dataDir });
-  const connection = connectToEmbeddedCluster(sim.serverUrl);
+  const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   const waited = { ms: 0 };
   const inFlight = new OperationsInFlight();
   const deps = { store, resources: timed(sandboxResources(connection, "v1beta1"), waited), sandboxApiVersion: "v1beta1" as const, defaults: gatewayDefaultsSchema.parse({}), inFlight };
@@ -75,7 +76,7 @@ export async function benchLifecycle(): Promise<LifecycleBenchResult> {
       const before = requests;
       waited.ms = 0;
       const began = performance.now();
-      await createSandbox(deps, { name: `bench-${i}`, workspace: { claim: { ownership: "retain" } } }, "bench");
+      await createSandbox(deps, { name: `bench-${i}`, workspace: { claim: { ownership: "retain" } } }, anActor("bench"));
       ownMs.push(performance.now() - began - waited.ms);
       perCreate.push(requests - before);
     });
@@ -135,7 +136,7 @@ export async function benchLifecycle(): Promise<LifecycleBenchResult> {
       });
     });
     for (let i = 0; i < READY_SAMPLES; i++) {
-      const { record } = await createSandbox(deps, { name: `ready-${i}` }, "bench");
+      const { record } = await createSandbox(deps, { name: `ready-${i}` }, anActor("bench"));
       names.set(record.id, record.name);
     }
     await done;

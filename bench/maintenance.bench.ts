@@ -1,6 +1,7 @@
 // Planned maintenance on the embedded cluster: draining a node that holds 50 sandboxes, each
 // checkpointed first, with Berth's maintenance run against doing the same by hand one sandbox at
 // a time (checkpoint, evict, wait for the replacement, next). Same cluster shape, same sandboxes.
+import { anActor } from "../lib/domain/test-fixtures.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -47,7 +48,7 @@ export async function benchMaintenance(): Promise<MaintenanceBenchResult> {
     try {
       const runner = new MaintenanceRunner({ ...world.deps, nodes: nodeResources(world.deps.connection), preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
       const began = performance.now();
-      const run = await runner.finished((await runner.start("worker-1", options, "bench")).id);
+      const run = await runner.finished((await runner.start("worker-1", options, anActor("bench"))).id);
       maintenanceRunMs = performance.now() - began;
       if (run?.state !== "Succeeded") throw new Error(`the maintenance run ended ${run?.state}: ${run?.message}`);
     } finally {
@@ -63,7 +64,7 @@ export async function benchMaintenance(): Promise<MaintenanceBenchResult> {
       await nodes.setUnschedulable("worker-1", true);
       for (const id of ids) {
         const before = (await world.deps.store.sandboxes.getSandbox(id))!;
-        await checkpointSandbox(world.deps, id, "Manual", "bench");
+        await checkpointSandbox(world.deps, id, "Manual", anActor("bench"));
         await nodes.evictPod(before.namespace, before.name);
         await world.recordWhen(id, (record) => {
           if (record.phase !== "Ready" || record.podUid === before.podUid) throw new Error("not replaced yet");

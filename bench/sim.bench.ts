@@ -1,6 +1,7 @@
 // The simulated API server at 10,000 sandboxes: each with its Sandbox, pod, claim and volume,
 // written straight into the store (a fixed workload, no controllers), then read and watched
 // through @kubernetes/client-node as the product would.
+import { accessForTests } from "../lib/sim/testing/access-for-tests.ts";
 import { CoreV1Api, CustomObjectsApi, Watch } from "@kubernetes/client-node";
 import { ApiServer } from "../lib/sim/api/api-server.ts";
 import { ManualClock } from "../lib/sim/clock.ts";
@@ -53,15 +54,17 @@ export interface SimBenchResult {
 export async function benchSimulatedCluster(): Promise<SimBenchResult> {
   globalThis.gc?.();
   const before = process.memoryUsage();
-  const store = new ObjectStore(new ManualClock());
+  const clock = new ManualClock();
+  const store = new ObjectStore(clock);
   const seedBegan = performance.now();
   seed(store);
   const seedMs = performance.now() - seedBegan;
   globalThis.gc?.();
   const after = process.memoryUsage();
-  const server = new ApiServer({ store, pods: { evict: () => ({}), bind: () => ({}), log: () => "", exec: (_r, socket) => socket.destroy() } });
+  const { access, adminToken } = accessForTests(store, clock);
+  const server = new ApiServer({ store, access, pods: { evict: () => ({}), bind: () => ({}), log: () => "", exec: (_r, socket) => socket.destroy() } });
   const url = await server.listen();
-  const config = kubeConfigFor(url);
+  const config = kubeConfigFor(url, adminToken);
   const core = config.makeApiClient(CoreV1Api);
   const custom = config.makeApiClient(CustomObjectsApi);
   try {

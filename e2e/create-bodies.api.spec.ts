@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { expect, test } from "@playwright/test";
+import { clusterAdmin } from "./embedded-cluster.ts";
+import { expect, test } from "./fixtures.ts";
 
 // Property: whatever body is POSTed to /api/v1/sandboxes — random JSON, or a valid spec with
 // random damage — the answer is never a 5xx; every refusal is problem+json naming a field; and a
@@ -53,7 +54,7 @@ const body = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...PATHS), interesting).map(([path, value]) => damaged(path, value)) },
 );
 
-test("random and damaged create bodies: no 5xx, refusals name a field, refused creates leave nothing", async ({ request }) => {
+test("random and damaged create bodies: no 5xx, refusals name a field, refused creates leave nothing", async ({ request }, testInfo) => {
   test.setTimeout(240_000);
   const created: string[] = [];
   let refused = 0;
@@ -79,9 +80,9 @@ test("random and damaged create bodies: no 5xx, refusals name a field, refused c
 
   // Nothing a refused create touched is left: every Berth claim and Sandbox in the cluster
   // belongs to a create that succeeded, and the store has no other record of ours.
-  const health = (await (await request.get("/api/health")).json()) as { cluster: { server: string } };
-  const claims = (await (await fetch(`${health.cluster.server}/api/v1/persistentvolumeclaims?labelSelector=berth.dev/managed-by%3Dberth`)).json()) as { items: { metadata: { labels: Record<string, string> } }[] };
-  const sandboxes = (await (await fetch(`${health.cluster.server}/apis/agents.x-k8s.io/v1beta1/sandboxes?labelSelector=berth.dev/managed-by%3Dberth`)).json()) as { items: { metadata: { name: string; labels: Record<string, string> } }[] };
+  const cluster = clusterAdmin(testInfo.project.name);
+  const claims = (await (await cluster("/api/v1/persistentvolumeclaims?labelSelector=berth.dev/managed-by%3Dberth")).json()) as { items: { metadata: { labels: Record<string, string> } }[] };
+  const sandboxes = (await (await cluster("/apis/agents.x-k8s.io/v1beta1/sandboxes?labelSelector=berth.dev/managed-by%3Dberth")).json()) as { items: { metadata: { name: string; labels: Record<string, string> } }[] };
   const records = (await (await request.get("/api/v1/sandboxes?limit=500")).json()) as { items: { id: string; name: string }[] };
   const ours = (ids: string[]) => ids.filter((id) => !created.includes(id));
   expect({

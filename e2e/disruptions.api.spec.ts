@@ -1,4 +1,6 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { clusterAdmin } from "./embedded-cluster.ts";
+import { expect, test } from "./fixtures.ts";
 
 // Disruptions and maintenance through Berth's API against the running server's embedded cluster.
 // The cluster's own fault API (GET /api/health names its address) plays the kubelet and the
@@ -16,10 +18,6 @@ interface Sandbox {
 let counter = 0;
 const uniqueName = () => `disrupt-${Date.now().toString(36)}-${++counter}`;
 
-async function clusterServer(request: APIRequestContext): Promise<string> {
-  return ((await (await request.get("/api/health")).json()) as { cluster: { server: string } }).cluster.server;
-}
-
 async function readySandbox(request: APIRequestContext, spec: Record<string, unknown>): Promise<Sandbox> {
   const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName(), ...spec } })).json()) as { id: string };
   let sandbox: Sandbox | undefined;
@@ -29,9 +27,9 @@ async function readySandbox(request: APIRequestContext, spec: Record<string, unk
 
 const reasonsOf = async (request: APIRequestContext, id: string) => ((await (await request.get(`/api/v1/sandboxes/${id}/timeline`)).json()) as { items: { reason: string }[] }).items.map((event) => event.reason);
 
-test("a pod the kubelet evicts under memory pressure is recovered automatically, and the timeline says so", async ({ request }) => {
+test("a pod the kubelet evicts under memory pressure is recovered automatically, and the timeline says so", async ({ request }, testInfo) => {
   const before = await readySandbox(request, {});
-  await fetch(`${await clusterServer(request)}/sim/v1/namespaces/default/pods/${before.name}/kubelet-evict`, { method: "POST", body: JSON.stringify({ resource: "memory" }) });
+  await clusterAdmin(testInfo.project.name)(`/sim/v1/namespaces/default/pods/${before.name}/kubelet-evict`, { method: "POST", body: JSON.stringify({ resource: "memory" }) });
   await expect.poll(async () => {
     const now = (await (await request.get(`/api/v1/sandboxes/${before.id}`)).json()) as Sandbox;
     return now.phase === "Ready" && now.podUid !== before.podUid;
@@ -39,7 +37,7 @@ test("a pod the kubelet evicts under memory pressure is recovered automatically,
   expect(await reasonsOf(request, before.id)).toEqual(expect.arrayContaining(["Disrupted", "AutoRecovery", "Recovered"]));
 });
 
-test("maintenance of a node checkpoints its sandboxes and evicts them, reporting each one's step", async ({ request }) => {
+test("maintenance of a node checkpoints its sandboxes and evicts them, reporting each one's step", async ({ request }, testInfo) => {
   const sandbox = await readySandbox(request, { disruptionPolicy: { checkpointHook: ["sh", "-c", "sync"] } });
   const node = sandbox.nodeName!;
   try {
@@ -51,6 +49,6 @@ test("maintenance of a node checkpoints its sandboxes and evicts them, reporting
     // The embedded cluster's default storage is node-pinned: the sandbox waits for its node.
     expect([run!.state, run!.progress.sandboxes.find((entry) => entry.sandboxId === sandbox.id)?.step]).toEqual(["Succeeded", "WaitingForNode"]);
   } finally {
-    await fetch(`${await clusterServer(request)}/sim/v1/nodes/${node}/uncordon`, { method: "POST" });
+    await clusterAdmin(testInfo.project.name)(`/sim/v1/nodes/${node}/uncordon`, { method: "POST" });
   }
 });

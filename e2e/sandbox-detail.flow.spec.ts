@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { clusterAdmin } from "./embedded-cluster.ts";
 import { expect, test } from "./fixtures.ts";
 
 // The sandbox detail page, driven the way a person uses it: each test makes its own sandbox
@@ -98,15 +99,14 @@ test("a checkpoint taken from the page shows in the checkpoints list and on the 
   await expect(chart(page)).toHaveAccessibleName(/1 checkpoint/);
 });
 
-test("a deleted pod adds a second lane and a recovery span without a reload, and the workspace file reads back", async ({ page, request }) => {
+test("a deleted pod adds a second lane and a recovery span without a reload, and the workspace file reads back", async ({ page, request }, testInfo) => {
   const sandbox = await readySandbox(request);
   await request.post(`/api/v1/sandboxes/${sandbox.id}/exec`, { data: { command: ["sh", "-c", "echo hello > /sandbox/note.txt"] } });
   await page.goto(`/sandboxes/${sandbox.id}`);
   await expect(chart(page)).toHaveAccessibleName(/^Timeline: 1 pod instance /);
 
-  const { cluster } = (await (await request.get("/api/health")).json()) as { cluster: { server: string } };
-  const deleted = await request.post(`${cluster.server}/sim/v1/namespaces/${sandbox.namespace}/pods/${sandbox.name}/delete`, { data: {} });
-  expect(deleted.ok()).toBe(true);
+  const deleted = await clusterAdmin(testInfo.project.name)(`/sim/v1/namespaces/${sandbox.namespace}/pods/${sandbox.name}/delete`, { method: "POST", body: "{}" });
+  expect(deleted.ok).toBe(true);
 
   await expect(chart(page)).toHaveAccessibleName(/2 pod instances .*1 disruption: PodDeleted .*recovered/, { timeout: 30_000 });
   await expect(chart(page)).toHaveAccessibleName(/durable state restored/, { timeout: 15_000 });

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+import { cookieHeaderOf } from "./signed-in.ts";
 
 // The sandbox API over HTTP against a real server on the embedded cluster: what scripts and
 // other tools rely on (DESIGN.md's API contract).
@@ -79,7 +80,9 @@ test("POST /api/v1/sandboxes/{id}/exec runs a command and returns exit code and 
 });
 
 test("exec without a command is refused with problem+json naming the command field", async ({ request }) => {
-  const response = await request.post("/api/v1/sandboxes/00000000-0000-4000-8000-000000000000/exec", { data: { command: [] } });
+  // A sandbox that exists: for one that does not (or that the caller may not see), the answer is 404 before any body is read.
+  const id = await runningSandbox(request);
+  const response = await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: [] } });
   const body = (await response.json()) as { errors: { field: string }[] };
   expect([response.status(), body.errors[0]?.field]).toEqual([400, "command"]);
 });
@@ -107,9 +110,9 @@ test("a created sandbox reaches Ready, and its timeline says how", async ({ requ
   expect([items[0]?.reason, items.at(-1)?.reason]).toEqual(["Created", "Ready"]);
 });
 
-test("GET /api/v1/events streams the sandbox's changes as Server-Sent Events with ids", async ({ request, baseURL }) => {
+test("GET /api/v1/events streams the sandbox's changes as Server-Sent Events with ids", async ({ request, baseURL }, testInfo) => {
   const abort = new AbortController();
-  const response = await fetch(`${baseURL}/api/v1/events`, { signal: abort.signal });
+  const response = await fetch(`${baseURL}/api/v1/events`, { signal: abort.signal, headers: { cookie: cookieHeaderOf(testInfo.project.name, "paula") } });
   expect(response.headers.get("content-type")).toBe("text/event-stream");
   const { id } = (await (await request.post("/api/v1/sandboxes", { data: { name: uniqueName() } })).json()) as { id: string };
   const reader = response.body!.getReader();

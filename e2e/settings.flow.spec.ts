@@ -28,7 +28,7 @@ test("a default changed on the page is in effect, in the history, and what the n
   await expect(row.getByRole("definition").filter({ hasText: "Value: 5Gi" })).toHaveCount(1);
   await expect(row.getByRole("definition").filter({ hasText: "Set by: Changed through Berth" })).toHaveCount(1);
   const history = page.getByRole("list", { name: "Changes to the gateway defaults" });
-  await expect(history.getByRole("listitem").first()).toContainText("anonymous changed");
+  await expect(history.getByRole("listitem").first()).toContainText("paula@berth.example changed");
   await expect(history.getByRole("listitem").first()).toContainText("Default storage size: 2Gi → 5Gi");
 
   const dryRun = await request.post("/api/v1/sandboxes?dryRun=true", { data: { name: `settings-${Date.now().toString(36)}` } });

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures.ts";
+import { cookieHeaderOf } from "./signed-in.ts";
 
 const SECTIONS = [
   { name: "Sandboxes", path: "/sandboxes" },
@@ -140,9 +141,9 @@ test("on embedded defaults, /api/health reports the embedded simulated cluster, 
  * The start of a real event stream, then its end, as a dropped connection looks to the browser:
  * the server's replay of every stored event (lastEventId=0), read until it has sent one.
  */
-async function openingOfStream(baseURL: string): Promise<string> {
+async function openingOfStream(baseURL: string, cookie: string): Promise<string> {
   const abort = new AbortController();
-  const response = await fetch(`${baseURL}/api/v1/events?lastEventId=0`, { signal: abort.signal });
+  const response = await fetch(`${baseURL}/api/v1/events?lastEventId=0`, { signal: abort.signal, headers: { cookie } });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -179,14 +180,14 @@ test.describe("the Sandboxes page, live", () => {
     browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !expected(error)));
   });
 
-  test("after its event stream ends, says it is interrupted, comes back Live resuming from the last event it had, and shows a sandbox created meanwhile without a reload", async ({ page, request, baseURL }) => {
+  test("after its event stream ends, says it is interrupted, comes back Live resuming from the last event it had, and shows a sandbox created meanwhile without a reload", async ({ page, request, baseURL }, testInfo) => {
     // Something to replay, so the first connection has real events to deliver.
     expect((await request.post("/api/v1/sandboxes", { data: { name: `before-${Date.now().toString(36)}` } })).status()).toBe(201);
     const reconnect = holdReconnection();
     await page.route("**/api/v1/events*", async (route) => {
       if (!reconnect.firstServed) {
         reconnect.firstServed = true;
-        await route.fulfill({ status: 200, contentType: "text/event-stream", body: await openingOfStream(baseURL!) });
+        await route.fulfill({ status: 200, contentType: "text/event-stream", body: await openingOfStream(baseURL!, cookieHeaderOf(testInfo.project.name, "paula")) });
       } else {
         await reconnect.released;
         await route.continue();

@@ -135,7 +135,8 @@ export async function startEmbeddedOidcProvider(options: EmbeddedOidcOptions): P
       if (!chosen) return send(response, 200, "text/html; charset=utf-8", personPage(details.uid, DEMO_PEOPLE));
       return provider.interactionFinished(request, response, { login: { accountId: chosen.id } }, { mergeWithLastSubmission: false });
     })().catch((error: unknown) => {
-      if (!response.headersSent) send(response, 400, "text/plain; charset=utf-8", `Sign-in failed: ${(error as Error).message}`);
+      const description = (error as { error_description?: string }).error_description;
+      if (!response.headersSent) send(response, 400, "text/plain; charset=utf-8", `Sign-in failed: ${(error as Error).message}${description ? ` (${description})` : ""}. Start again from Berth's sign-in page.`);
     });
   });
 

@@ -174,8 +174,9 @@ async function main(): Promise<void> {
       BERTH_DATA_DIR: dataDir,
       DATABASE_URL: "",
       BERTH_CLUSTER: "embedded",
+      BERTH_PUBLIC_URL: base,
     };
-    for (const name of ["BERTH_CONFIG_FILE", "BERTH_SIM_PORT", "KUBECONFIG"]) delete env[name];
+    for (const name of ["BERTH_CONFIG_FILE", "BERTH_SIM_PORT", "KUBECONFIG", "BERTH_AUTH_MODE", "BERTH_SESSION_SECRET"]) delete env[name];
     began = performance.now();
     child = spawn(process.execPath, ["server.js"], { cwd: appDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
@@ -190,20 +191,25 @@ async function main(): Promise<void> {
     console.log(`GET /api/health: 200 after ${readyMs} ms from spawn, store ${body.store.kind}, cluster ${body.cluster.mode}`);
 
     began = performance.now();
-    const page = await fetch(`${base}/sandboxes`);
+    // A stranger is sent to sign in, and the sign-in page renders with its assets.
+    const guarded = await fetch(`${base}/sandboxes`, { redirect: "manual" });
+    await guarded.arrayBuffer();
+    const location = guarded.headers.get("location") ?? "";
+    if (guarded.status !== 307 || !location.includes("/sign-in")) fail(`GET /sandboxes without a session: HTTP ${guarded.status} to ${JSON.stringify(location)}, expected a redirect to /sign-in`);
+    const page = await fetch(`${base}/sign-in`);
     const html = await page.text();
     if (page.status !== 200 || !page.headers.get("content-type")?.startsWith("text/html")) {
-      fail(`GET /sandboxes: HTTP ${page.status} ${page.headers.get("content-type")}: ${html.slice(0, 500)}`);
+      fail(`GET /sign-in: HTTP ${page.status} ${page.headers.get("content-type")}: ${html.slice(0, 500)}`);
     }
     // The assets the image copies next to the standalone output: one script the page loads, and public/.
     const script = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
-    if (!script) fail("GET /sandboxes: the page names no /_next/static script");
+    if (!script) fail("GET /sign-in: the page names no /_next/static script");
     for (const asset of [script, "/berth.svg"]) {
       const response = await fetch(`${base}${asset}`);
       await response.arrayBuffer();
       if (response.status !== 200) fail(`GET ${asset}: HTTP ${response.status} (is ${asset.startsWith("/_next") ? ".next/static" : "public"} copied?)`);
     }
-    console.log(`GET /sandboxes: 200 HTML; ${script} and /berth.svg: 200 (${Math.round(performance.now() - began)} ms)`);
+    console.log(`GET /sandboxes: 307 to /sign-in; GET /sign-in: 200 HTML; ${script} and /berth.svg: 200 (${Math.round(performance.now() - began)} ms)`);
 
     // Stop it as Kubernetes does: Berth's handler closes the store and the cluster, then exits 0.
     began = performance.now();

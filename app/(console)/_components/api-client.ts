@@ -36,6 +36,13 @@ async function problemOf(response: Response): Promise<ApiProblem> {
   return new ApiProblem(parsed.data.title, parsed.data.detail, response.status, parsed.data.errors ?? []);
 }
 
+/** The session ran out (or was signed out elsewhere): sign in again and come back here. */
+function sendToSignIn(): void {
+  if (typeof window === "undefined") return;
+  const here = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/sign-in?${new URLSearchParams({ returnTo: here })}`);
+}
+
 export interface CallOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON. */
@@ -56,6 +63,7 @@ export async function callApi<Schema extends z.ZodType>(path: string, schema: Sc
     if (options.signal?.aborted) throw error;
     throw new ApiProblem("Berth did not answer", "The request did not reach the server, so nothing was changed: check that Berth is running, then try again.", 0);
   }
+  if (response.status === 401) sendToSignIn();
   if (!response.ok) throw await problemOf(response);
   return schema.parse(response.status === 204 ? null : await response.json().catch(() => null));
 }

@@ -1,3 +1,4 @@
+import { connection } from "next/server";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
@@ -17,6 +18,8 @@ export interface PageViewer {
 }
 
 const viewer = cache(async (): Promise<PageViewer | null> => {
+  // Who is asking is known only at request time: never prerendered.
+  await connection();
   const runtime = await getRuntime();
   const requestHeaders = await headers();
   const caller = await runtime.identity.authenticator

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AccessAttributes } from "../../domain/access.ts";
 import { BERTH_ROLES } from "../../domain/berth-roles.ts";
 import type { Person } from "../../domain/person.ts";
 import { anActor } from "../../domain/test-fixtures.ts";
@@ -21,7 +22,7 @@ let developer: Person;
 let stranger: Person;
 
 const DEVELOPER_ROLE = BERTH_ROLES.find((role) => role.name === "berth-developer")!;
-const createSandboxes = (namespace: string) => ({ resource: { verb: "create", group: "agents.x-k8s.io", resource: "sandboxes", namespace } });
+const createSandboxes = (namespace: string): AccessAttributes => ({ resource: { verb: "create", group: "agents.x-k8s.io", resource: "sandboxes", namespace } });
 
 /** The lifecycle's create, with its Kubernetes calls made as `person`. */
 function createAs(person: Person, name: string) {

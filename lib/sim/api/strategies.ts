@@ -76,6 +76,12 @@ export function validateObjectMeta(object: KubeObject): StatusCause[] {
 export function validateName(definition: ResourceDefinition, object: KubeObject): StatusCause[] {
   const name = object.metadata.name;
   if (!name) return [];
+  if (definition.group === "rbac.authorization.k8s.io") {
+    // RBAC names are path segments (ValidatePathSegmentName), so "system:masters"-style names are fine.
+    if (name === "." || name === "..") return [invalid("metadata.name", name, `may not be '${name}'`)];
+    const bad = ["/", "%"].find((character) => name.includes(character));
+    return bad ? [invalid("metadata.name", name, `may not contain '${bad}'`)] : [];
+  }
   if (definition.resource === "namespaces") {
     return DNS1123_LABEL.test(name) && name.length <= 63
       ? []

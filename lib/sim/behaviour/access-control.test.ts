@@ -112,6 +112,16 @@ describe("authentication", () => {
 });
 
 describe("RBAC", () => {
+  it("takes names with colons for roles and bindings, as Kubernetes' own system:… ones", async () => {
+    const role = await clusterRole([{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }]);
+    const created = await rbac.createClusterRoleBinding({ body: { metadata: { name: `${role}:viewers` }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: role }, subjects: [user("someone")] } });
+    expect(created.metadata?.name).toBe(`${role}:viewers`);
+  });
+
+  it("refuses a role name with a slash, which could not be a path segment", async () => {
+    expect((await refusal(() => rbac.createClusterRole({ body: { metadata: { name: "a/b" }, rules: [] } }))).code).toBe(422);
+  });
+
   it("grants a ClusterRole bound by a RoleBinding in that namespace only", async () => {
     const role = await clusterRole([{ apiGroups: [""], resources: ["pods"], verbs: ["list"] }]);
     await bindInNamespace("team-a", role, [user("ann")]);
