@@ -27,8 +27,10 @@ interface AuditEvent {
   auditID: string;
   verb: string;
   user: { username: string };
+  /** Set when Berth made the request as a person: their request, and Berth's use of impersonation. */
+  impersonatedUser?: { username: string; groups?: string[] };
   objectRef?: { apiGroup?: string; resource?: string; subresource?: string };
-  responseStatus?: { code?: number };
+  responseStatus?: { code?: number; message?: string };
 }
 
 interface PolicyRule {
@@ -51,6 +53,13 @@ beforeAll(() => {
   for (const event of events) {
     if (event.user.username !== user || !event.objectRef?.resource || seen.has(event.auditID)) continue;
     seen.add(event.auditID);
+    if (event.impersonatedUser) {
+      // What the person may do is their bindings' business; Berth's is only that it may act as them.
+      const refused = event.responseStatus?.message?.includes("cannot impersonate") ? 403 : 200;
+      const used = ["users", ...(event.impersonatedUser.groups?.length ? ["groups"] : [])];
+      for (const resource of used) requested.set(permission("", resource, "impersonate"), [...(requested.get(permission("", resource, "impersonate")) ?? []), refused]);
+      continue;
+    }
     const resource = event.objectRef.subresource ? `${event.objectRef.resource}/${event.objectRef.subresource}` : event.objectRef.resource;
     const key = permission(event.objectRef.apiGroup, resource, event.verb);
     requested.set(key, [...(requested.get(key) ?? []), event.responseStatus?.code ?? 0]);
