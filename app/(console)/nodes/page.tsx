@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
-import { EmptyState } from "@/app/components/empty-state.tsx";
 import { visibleSandboxItems } from "@/lib/server/visibility.ts";
 import { requireViewer } from "../_components/page-caller.ts";
+import { RefusedPage } from "../_components/refused-page.tsx";
 import { permissionOnCluster } from "../_components/permissions.ts";
 import { LiveNodeList } from "./_components/live-node-list.tsx";
 
@@ -16,12 +16,9 @@ export default async function NodesPage() {
   const permission = permissionOnCluster(you, "listNodes");
   if (!permission.allowed) {
     return (
-      <>
-        {header}
-        <EmptyState title="Kubernetes does not let you list nodes">
-          <p>{permission.reason}</p>
-        </EmptyState>
-      </>
+      <RefusedPage header={header} title="Kubernetes does not let you list nodes">
+        {permission.reason}
+      </RefusedPage>
     );
   }
   const nodes = runtime.reconciler.current()?.nodeViews() ?? [];

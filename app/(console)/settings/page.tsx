@@ -5,9 +5,9 @@ import { PageHeader } from "@/app/components/page-header.tsx";
 import { SettingsList, type SettingEntry } from "@/app/components/settings-list.tsx";
 import { EDITABLE_GATEWAY_KEYS, type EditableGatewayKey, type GatewaySetting, type GatewaySettingsForm } from "@/lib/domain/gateway-settings.ts";
 import { gatewaySettings, SETTINGS_AUDIT_TARGET } from "@/lib/sandboxes/gateway-settings.ts";
-import { EmptyState } from "@/app/components/empty-state.tsx";
 import { permissionOnCluster } from "../_components/permissions.ts";
 import { requireViewer } from "../_components/page-caller.ts";
+import { RefusedPage } from "../_components/refused-page.tsx";
 import { displayValue, SETTING_PRESENTATION } from "./_components/setting-presentation.ts";
 import { SettingsForm, type ChangedSetting } from "./_components/settings-form.tsx";
 import { SettingsHistory } from "./_components/settings-history.tsx";
@@ -31,12 +31,9 @@ export default async function SettingsPage() {
   const readable = permissionOnCluster(you, "readSettings");
   if (!readable.allowed) {
     return (
-      <>
-        <PageHeader title="Settings" />
-        <EmptyState title="Kubernetes does not let you read the gateway defaults">
-          <p>{readable.reason}</p>
-        </EmptyState>
-      </>
+      <RefusedPage header={<PageHeader title="Settings" />} title="Kubernetes does not let you read the gateway defaults">
+        {readable.reason}
+      </RefusedPage>
     );
   }
   const changeable = permissionOnCluster(you, "changeSettings");

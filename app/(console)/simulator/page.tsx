@@ -5,6 +5,7 @@ import { PageHeader } from "@/app/components/page-header.tsx";
 import type { SimulatorState } from "@/lib/domain/simulator.ts";
 import { permissionOnCluster } from "../_components/permissions.ts";
 import { requireViewer } from "../_components/page-caller.ts";
+import { RefusedPage } from "../_components/refused-page.tsx";
 import { simulatorOf } from "@/lib/server/simulator-route.ts";
 import { simulatorState } from "@/lib/server/simulator-state.ts";
 import { SimulatorBoard } from "./_components/simulator-board.tsx";
@@ -19,12 +20,9 @@ export default async function SimulatorPage() {
   const permission = permissionOnCluster(you, "useSimulator");
   if (!permission.allowed) {
     return (
-      <>
-        <PageHeader title="Simulator" />
-        <EmptyState title="The simulator is for platform admins">
-          <p>Rehearsing a drain or a lost node disrupts everyone&apos;s sandboxes. {permission.reason}</p>
-        </EmptyState>
-      </>
+      <RefusedPage header={<PageHeader title="Simulator" />} title="The simulator is for platform admins">
+        Rehearsing a drain or a lost node disrupts everyone&apos;s sandboxes. {permission.reason}
+      </RefusedPage>
     );
   }
   if (!runtime.cluster.simulatorUrl) {
