@@ -133,6 +133,14 @@ test.describe("tenancy", () => {
     expect(forged.status()).toBe(403);
   });
 
+  test("the simulator page is the platform admin's: a developer is told why not, and the admin gets the board", async ({ page, signedInAs }) => {
+    const alex = await signedInAs("alex");
+    await alex.page.goto("/simulator");
+    await expect(alex.page.getByRole("main")).toContainText("The simulator is for platform admins");
+    await page.goto("/simulator");
+    await expect(page.getByRole("main")).not.toContainText("The simulator is for platform admins");
+  });
+
   test("a cross-site post with a session cookie is refused before anything is done", async ({ baseURL }, testInfo) => {
     const post = (headers: Record<string, string>) =>
       fetch(`${baseURL}/api/v1/sandboxes`, { method: "POST", headers: { cookie: cookieHeaderOf(testInfo.project.name, "paula"), ...headers }, body: JSON.stringify({ name: uniqueName("csrf") }) });
