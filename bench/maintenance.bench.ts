@@ -46,9 +46,9 @@ export async function benchMaintenance(): Promise<MaintenanceBenchResult> {
   {
     const { world } = await loadedNode();
     try {
-      const runner = new MaintenanceRunner({ ...world.deps, nodes: nodeResources(world.deps.connection), preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
+      const runner = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
       const began = performance.now();
-      const run = await runner.finished((await runner.start("worker-1", options, anActor("bench"))).id);
+      const run = await runner.finished((await runner.start("worker-1", options, anActor("bench"), world.deps.connection)).id);
       maintenanceRunMs = performance.now() - began;
       if (run?.state !== "Succeeded") throw new Error(`the maintenance run ended ${run?.state}: ${run?.message}`);
     } finally {

@@ -93,19 +93,19 @@ export function roleGranting(attributes: ResourceAttributes): BerthRole | null {
 
 /**
  * What Berth's own service account may do: its caches and its own controllers (status, clean-ups
- * of what it made, auto-recovery, the durable-state marker, maintenance's budgets), asking
- * Kubernetes who people are and what they may do, and acting as them. The Helm chart's ClusterRole
+ * of what it made, auto-recovery, the durable-state marker, maintenance's checkpoints and
+ * budgets), asking Kubernetes who people are and what they may do, and acting as them. It cannot
+ * cordon or evict: maintenance does both as the person who started it. The Helm chart's ClusterRole
  * holds exactly these rules (charts/berth/chart.test.ts checks it).
  */
 export const BERTH_SERVICE_ACCOUNT_RULES: PolicyRule[] = [
   { apiGroups: ["agents.x-k8s.io"], resources: ["sandboxes"], verbs: ["get", "list", "watch", "create", "patch", "delete"] },
   { apiGroups: [""], resources: ["pods"], verbs: ["get", "list", "watch", "delete"] },
-  { apiGroups: [""], resources: ["pods/eviction"], verbs: ["create"] },
   { apiGroups: [""], resources: ["pods/exec"], verbs: ["get", "create"] },
   { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["get", "list", "watch", "create", "patch", "delete"] },
   { apiGroups: [""], resources: ["persistentvolumes"], verbs: ["list", "watch"] },
   { apiGroups: [""], resources: ["events"], verbs: ["list", "watch"] },
-  { apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch", "patch"] },
+  { apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"] },
   { apiGroups: [""], resources: ["namespaces"], verbs: ["list"] },
   { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: ["get", "list", "watch", "create", "patch", "delete"] },
   { apiGroups: ["storage.k8s.io"], resources: ["storageclasses"], verbs: ["get", "list"] },

@@ -2,7 +2,8 @@ import type { Actor } from "../domain/audit.ts";
 import { randomUUID } from "node:crypto";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
-import { berthLabelKeys } from "../domain/labels.ts";
+import type { V1PersistentVolumeClaim } from "@kubernetes/client-node";
+import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import type { SpecProblem } from "../domain/problems.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
@@ -29,6 +30,11 @@ export interface CreateSandboxDeps {
   inFlight?: Pick<OperationsInFlight, "run">;
   /** The in-memory live list, told of each sandbox as its create finishes (read your writes). */
   live?: Pick<LiveSandboxes, "put" | "remove">;
+  /**
+   * The namespaces Berth manages, and how one becomes managed; a sandbox goes nowhere else.
+   * Absent: every namespace (Berth's own tests of the lifecycle).
+   */
+  managedNamespaces?: () => Promise<{ names: string[]; howToAdd: string }>;
   now?: () => Date;
 }
 
@@ -48,10 +54,16 @@ function claimField(spec: SandboxSpec, plan: ClaimPlan): (string | number)[] {
   return ["volumes", spec.volumes.findIndex((one) => one.name === volume), "pvc", "claimName"];
 }
 
-function validated(input: unknown, defaults: GatewayDefaults) {
-  const result = validateSandboxSpec(input, defaults);
+async function validated(deps: CreateSandboxDeps, input: unknown) {
+  const result = validateSandboxSpec(input, deps.defaults);
   if (!result.ok) throw new SpecRejectedError(result.problems);
-  return result;
+  const namespace = result.spec.namespace ?? deps.defaults.sandboxNamespace;
+  const managed = await deps.managedNamespaces?.();
+  if (managed && !managed.names.includes(namespace)) {
+    const choices = managed.names.length > 0 ? `choose one of ${managed.names.join(", ")}` : "Berth manages no namespace yet";
+    throw new SpecRejectedError([{ code: "namespace.not-managed", path: ["namespace"], message: `namespace ${namespace} is not one Berth manages: ${choices}; ${managed.howToAdd}` }]);
+  }
+  return { ...result, namespace };
 }
 
 /**
@@ -59,7 +71,7 @@ function validated(input: unknown, defaults: GatewayDefaults) {
  * Claims that exist are not dry-run created: they are used as they are.
  */
 export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknown): Promise<DryRunSandbox> {
-  const { spec } = validated(input, deps.defaults);
+  const { spec } = await validated(deps, input);
   const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: randomUUID(), apiVersion: deps.sandboxApiVersion });
   for (const plan of rendered.claims) {
     const existing = await deps.resources.readClaim(rendered.sandbox.metadata.namespace!, plan.name);
@@ -72,8 +84,7 @@ export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknow
 
 export async function createSandbox(deps: CreateSandboxDeps, input: unknown, actor: Actor): Promise<CreatedSandbox> {
   const now = deps.now ?? (() => new Date());
-  const { spec, workspace } = validated(input, deps.defaults);
-  const namespace = spec.namespace ?? deps.defaults.sandboxNamespace;
+  const { spec, workspace, namespace } = await validated(deps, input);
   const id = randomUUID();
   return (deps.inFlight ?? untracked).run(id, () => createRecordedSandbox(deps, { id, spec, workspace, namespace }, actor, now));
 }
@@ -132,9 +143,28 @@ function withOwner<T extends { metadata: object }>(manifest: T, owner: StoredSan
 }
 
 /**
+ * Why an existing claim cannot be taken with the plan's ownership, or null when it can. Berth
+ * never deletes, and never makes deletable, a claim it did not create: `existing` mounts it as
+ * it is; `retain` reuses only a claim Berth made (an earlier sandbox's: resuming a session);
+ * `delete` is for a claim this create makes, since it would take whatever data is there with it.
+ */
+function takenClaimProblem(existing: V1PersistentVolumeClaim, plan: ClaimPlan, labelPrefix: string): string | null {
+  const where = `${existing.metadata?.namespace}/${plan.name}`;
+  if (plan.ownership === "delete") {
+    return `claim ${where} already exists: ownership delete would delete it, and the data on it, with this sandbox. Mount it with ownership existing (it is never changed or deleted), or choose a name no claim has`;
+  }
+  const madeByBerth = existing.metadata?.labels?.[berthLabelKeys(labelPrefix).managedBy] === MANAGED_BY_BERTH;
+  if (plan.ownership === "retain" && !madeByBerth) {
+    return `claim ${where} exists and Berth did not make it: mount it with ownership existing (it is never changed or deleted), or choose a name no claim has`;
+  }
+  return null;
+}
+
+/**
  * The claims Berth manages, made ready before the Sandbox exists: an `existing` claim must be
- * there; a claim Berth would create is reused when it is free (a retained claim from an earlier
- * sandbox: resuming a session) and refused when another live sandbox manages it.
+ * there; a claim Berth would create is reused when Berth made it and it is free (a retained
+ * claim from an earlier sandbox: resuming a session), and refused when another live sandbox
+ * manages it or when it is not Berth's to take (takenClaimProblem).
  */
 async function prepareClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendered: RenderResult, id: string, undo: (() => Promise<void>)[]) {
   const namespace = rendered.sandbox.metadata.namespace!;
@@ -145,6 +175,11 @@ async function prepareClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendere
   for (const plan of rendered.claims) {
     const existing = await deps.resources.readClaim(namespace, plan.name);
     if (existing) {
+      const taken = takenClaimProblem(existing, plan, deps.defaults.labelPrefix);
+      if (taken) {
+        conflicts.push({ code: "claim.exists", path: claimField(spec, plan), message: taken });
+        continue;
+      }
       const managerId = existing.metadata?.labels?.[keys.sandboxId];
       const manager = managerId && managerId !== id ? await deps.store.sandboxes.getSandbox(managerId).catch(() => null) : null;
       if (manager && !manager.deletedAt) {

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceRun } from "../domain/maintenance.ts";
 import { maintenanceOptionsSchema } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
-import { nodeResources } from "../kube/node-resources.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { MaintenanceRunner } from "./maintenance-run.ts";
@@ -34,7 +33,7 @@ async function sandboxesOnWorker1(specs: Record<string, Record<string, unknown>>
   await eventually(() => {
     if (world.reconciler.nodeViews().find((node) => node.name === "worker-2")?.cordoned !== false) throw new Error("worker-2 not seen uncordoned yet");
   });
-  const runner = new MaintenanceRunner({ ...world.deps, nodes: nodeResources(world.deps.connection), preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 50 });
+  const runner = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 50 });
   return { world, runner, sandboxes };
 }
 
@@ -49,7 +48,7 @@ describe("maintenance of a node whose sandboxes checkpoint fine", () => {
       plain: { disruptionPolicy: { checkpointHook: OK_HOOK } },
       guarded: { disruptionPolicy: { checkpointHook: OK_HOOK, evictionProtection: true } },
     });
-    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"));
+    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
     run = (await maintained.runner.finished(started.id))!;
   }, 90_000);
   afterAll(() => maintained?.world.stop());
@@ -87,7 +86,7 @@ describe("maintenance when checkpoint hooks overrun their deadline", () => {
       waiter: { disruptionPolicy: { ...OVERRUNNING, checkpointFailurePolicy: "ProceedAfterTimeout" } },
       "fast-failer": { disruptionPolicy: { checkpointHook: ["sh", "-c", "exit 1"], checkpointGracePeriodSeconds: 2, terminationGracePeriodSeconds: 30, checkpointFailurePolicy: "ProceedAfterTimeout" } },
     });
-    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"));
+    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
     run = (await maintained.runner.finished(started.id))!;
   }, 90_000);
   afterAll(() => maintained?.world.stop());
@@ -152,7 +151,7 @@ describe("a cancelled run", () => {
   let run: MaintenanceRun;
   beforeAll(async () => {
     maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 } } });
-    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"));
+    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
     maintained.runner.cancel(started.id);
     run = (await maintained.runner.finished(started.id))!;
   }, 60_000);

@@ -4,7 +4,8 @@ import { checkpointFailurePolicySchema, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
 import type { BudgetRef, MaintenanceOptions, MaintenanceProgress, MaintenanceRun, MaintenanceRunState, SandboxProgress } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
-import type { nodeResources } from "../kube/node-resources.ts";
+import type { ClusterConnection } from "../kube/cluster-connection.ts";
+import { nodeResources } from "../kube/node-resources.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { checkpointSandbox } from "./checkpoint-sandbox.ts";
 import { NodeNotFoundError, SandboxStateError } from "./lifecycle-errors.ts";
@@ -18,8 +19,9 @@ import type { ActionDeps } from "./sandbox-actions.ts";
 // budget back. Progress — and every budget relaxed and not yet restored — is saved after each
 // step, so a console that stops mid-run restores the budgets and reports where it stopped.
 
+type NodeCalls = ReturnType<typeof nodeResources>;
+
 export interface MaintenanceDeps extends ActionDeps {
-  nodes: ReturnType<typeof nodeResources>;
   /** What draining the node would do to each pod on it; null for an unknown node. */
   preview: (node: string) => Promise<MaintenancePreview | null>;
   /** Between evictions a budget refused, and between looks at a replacement. */
@@ -62,7 +64,7 @@ async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<v
 }
 
 export class MaintenanceRunner {
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<MaintenanceRun> }>();
+  private readonly running = new Map<string, { abort: AbortController; nodes: NodeCalls; done?: Promise<MaintenanceRun> }>();
 
   constructor(private readonly deps: MaintenanceDeps) {}
 
@@ -92,8 +94,12 @@ export class MaintenanceRunner {
     return closed;
   }
 
-  /** Starts a run on the node and answers at once with it; progress follows on the timeline. */
-  async start(node: string, options: MaintenanceOptions, actor: Actor): Promise<MaintenanceRun> {
+  /**
+   * Starts a run on the node and answers at once with it; progress follows on the timeline.
+   * `as`: Kubernetes as the person who asked, so the cordon and every eviction are theirs — in
+   * the API server's audit log and under their RBAC — while checkpoints and budgets stay Berth's.
+   */
+  async start(node: string, options: MaintenanceOptions, actor: Actor, as: ClusterConnection): Promise<MaintenanceRun> {
     for (const id of this.running.keys()) {
       const run = await this.deps.store.maintenance.getRun(id);
       if (run?.node === node) throw new MaintenanceConflictError(node, id);
@@ -101,9 +107,9 @@ export class MaintenanceRunner {
     const preview = await this.deps.preview(node);
     if (!preview) throw new NodeNotFoundError(node);
     const run = await this.deps.store.maintenance.startRun({ node, actor, options, startedAt: this.now() });
-    const abort = new AbortController();
-    const done = this.execute(run, preview, abort.signal).finally(() => this.running.delete(run.id));
-    this.running.set(run.id, { abort, done });
+    const entry: { abort: AbortController; nodes: NodeCalls; done?: Promise<MaintenanceRun> } = { abort: new AbortController(), nodes: nodeResources(as) };
+    this.running.set(run.id, entry);
+    entry.done = this.execute(run, preview, entry.abort.signal).finally(() => this.running.delete(run.id));
     return run;
   }
 
@@ -117,7 +123,7 @@ export class MaintenanceRunner {
   /** The run once it has finished (tests, benchmarks). */
   async finished(id: string): Promise<MaintenanceRun | null> {
     const entry = this.running.get(id);
-    return entry ? entry.done : this.deps.store.maintenance.getRun(id);
+    return entry?.done ?? this.deps.store.maintenance.getRun(id);
   }
 
   private async execute(run: MaintenanceRun, preview: MaintenancePreview, signal: AbortSignal): Promise<MaintenanceRun> {
@@ -134,7 +140,7 @@ export class MaintenanceRunner {
     };
     try {
       await save();
-      await this.deps.nodes.setUnschedulable(run.node, true);
+      await this.nodesOf(run).setUnschedulable(run.node, true);
       await this.nodeEvent(run.node, "MaintenanceStarted", `Maintenance of ${run.node} started: node cordoned; ${progress.sandboxes.length} sandbox(es) to checkpoint and move, ${progress.pods.length} other pod(s)`, { runId: run.id });
 
       await inPool(progress.sandboxes, run.options.parallelism, (entry) => this.checkpointStep(run, entry, save, signal));
@@ -149,7 +155,7 @@ export class MaintenanceRunner {
         if (predicted !== "evicted") {
           Object.assign(pod, { step: "Skipped" });
         } else {
-          const result = await this.evictUntil(pod.namespace, pod.pod, run.options.evictionTimeoutSeconds, signal);
+          const result = await this.evictUntil(run, pod.namespace, pod.pod, run.options.evictionTimeoutSeconds, signal);
           Object.assign(pod, result === "refused" ? { step: "Failed", message: `Eviction still refused after ${run.options.evictionTimeoutSeconds} s` } : { step: "Evicted" });
         }
         await save();
@@ -209,7 +215,7 @@ export class MaintenanceRunner {
     }
     entry.step = "Evicting";
     await budgets.save();
-    const evicted = await this.evictUntil(entry.namespace, entry.name, run.options.evictionTimeoutSeconds, signal);
+    const evicted = await this.evictUntil(run, entry.namespace, entry.name, run.options.evictionTimeoutSeconds, signal);
     if (evicted === "refused") {
       if (budget) await budgets.restore(budget);
       Object.assign(entry, { step: "Failed", message: `Its eviction was still refused after ${run.options.evictionTimeoutSeconds} s` });
@@ -235,13 +241,20 @@ export class MaintenanceRunner {
   }
 
   /** Evicts, retrying while a budget refuses, until the deadline. */
-  private async evictUntil(namespace: string, name: string, timeoutSeconds: number, signal: AbortSignal): Promise<"evicted" | "gone" | "refused"> {
+  private async evictUntil(run: MaintenanceRun, namespace: string, name: string, timeoutSeconds: number, signal: AbortSignal): Promise<"evicted" | "gone" | "refused"> {
     const deadline = Date.now() + timeoutSeconds * 1000;
     for (;;) {
-      const result = await this.deps.nodes.evictPod(namespace, name);
+      const result = await this.nodesOf(run).evictPod(namespace, name);
       if (result !== "refused" || Date.now() >= deadline || signal.aborted) return result;
       await sleep(this.deps.retryMs ?? 2_000, signal);
     }
+  }
+
+  /** The run's cordon and evictions: as whoever started it. */
+  private nodesOf(run: MaintenanceRun): NodeCalls {
+    const entry = this.running.get(run.id);
+    if (!entry) throw new Error(`maintenance run ${run.id} is not running in this console`);
+    return entry.nodes;
   }
 
   /** The node the replacement is Ready on, or null at the deadline. */

@@ -57,6 +57,11 @@ export interface StatusReconcilerOptions {
   interruptedAfterMs?: number;
   /** This process's running checkpoints: a Ready sandbox shows Checkpointing while one runs. */
   checkpointing?: OperationsInFlight;
+  /**
+   * Whether Berth manages a namespace: a Sandbox made outside Berth is adopted only there, so no
+   * one reaches another tenant's (or the system's) sandboxes through Berth. Absent: everywhere.
+   */
+  managesNamespace?: (namespace: string) => Promise<boolean>;
   /** The gateway's workspace mount path, where the state marker goes for specs that name none. */
   workspaceMountPath?: string;
   resyncMs?: number;
@@ -368,6 +373,7 @@ export class StatusReconciler {
     const sandbox = this.sandboxes.get(namespace, name);
     if (!sandbox || sandbox.metadata?.deletionTimestamp) return;
     if (await this.options.store.sandboxes.findLiveSandbox(namespace, name)) return;
+    if (this.options.managesNamespace && !(await this.options.managesNamespace(namespace))) return;
     // Labelled for a record that is closed: Berth deleted it and the cache lags, or it is an
     // interrupted create's late arrival. Either way it is that record's business, not a find.
     const labelledId = sandbox.metadata?.labels?.[this.keys.sandboxId];

@@ -23,20 +23,26 @@ export interface SeedOptions {
 
 export async function seedEmbeddedCluster(admin: ClusterConnection, options: SeedOptions): Promise<void> {
   const objects = accessObjects(admin);
-  const managed = options.managedLabel ? { [options.managedLabel]: "true" } : {};
-  for (const namespace of ["default", ...DEMO_NAMESPACES]) await objects.ensureNamespace(namespace, managed);
   await objects.ensureNamespace(BERTH_NAMESPACE, {});
-
   await objects.ensureServiceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT);
   await objects.ensureClusterRole("berth", [...BERTH_SERVICE_ACCOUNT_RULES, SIMULATOR_RULE]);
   await objects.ensureClusterRoleBinding("berth", "berth", [serviceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT)]);
-
-  for (const role of BERTH_ROLES) await objects.ensureClusterRole(role.name, role.rules, { "app.kubernetes.io/part-of": "berth" });
-
   // The demo provider's groups reach Kubernetes with Berth's prefix, as any provider's do.
-  const prefix = options.auth.oidc?.groupsPrefix ?? "";
+  await seedDemoTenants(admin, { managedLabel: options.managedLabel, groupsPrefix: options.auth.oidc?.groupsPrefix ?? "" });
+}
+
+/**
+ * The demo people's tenancy, as a platform team would set it up on any cluster: the managed
+ * namespaces, Berth's ClusterRoles, and the demo groups bound to them (groups named as they reach
+ * Kubernetes, `groupsPrefix` first).
+ */
+export async function seedDemoTenants(admin: ClusterConnection, options: { managedLabel: string | null; groupsPrefix: string }): Promise<void> {
+  const objects = accessObjects(admin);
+  const managed = options.managedLabel ? { [options.managedLabel]: "true" } : {};
+  for (const namespace of ["default", ...DEMO_NAMESPACES]) await objects.ensureNamespace(namespace, managed);
+  for (const role of BERTH_ROLES) await objects.ensureClusterRole(role.name, role.rules, { "app.kubernetes.io/part-of": "berth" });
   for (const binding of DEMO_BINDINGS) {
-    const subjects = [group(`${prefix}${binding.group}`)];
+    const subjects = [group(`${options.groupsPrefix}${binding.group}`)];
     const name = `${binding.role}:${binding.group}`;
     if (binding.scope === "cluster") await objects.ensureClusterRoleBinding(name, binding.role, subjects);
     else for (const namespace of binding.scope) await objects.ensureRoleBinding(namespace, name, binding.role, subjects);

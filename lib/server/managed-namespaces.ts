@@ -18,3 +18,14 @@ export function managedNamespaces(runtime: Pick<Runtime, "config" | "cluster">, 
   names.catch(() => cache.delete(runtime));
   return names;
 }
+
+/** How a platform admin makes a namespace one Berth manages, for a refusal to say. */
+export function howToManage(managed: ManagedNamespaces): string {
+  return managed.kind === "listed"
+    ? "a platform admin adds namespaces to BERTH_NAMESPACES (Helm: server.namespaces)"
+    : `a platform admin adds a namespace by labelling it ${managed.label}=true`;
+}
+
+export function managesNamespace(runtime: Pick<Runtime, "config" | "cluster">): (namespace: string) => Promise<boolean> {
+  return async (namespace) => (await managedNamespaces(runtime)).includes(namespace);
+}

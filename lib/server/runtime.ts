@@ -62,13 +62,21 @@ async function start(): Promise<Runtime> {
   const checkpointing = new OperationsInFlight();
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
   const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
-  const stop = () => {
-    reconciler.stop();
-    void Promise.allSettled([identity.stop(), cluster.stop(), store.close()]).finally(() => process.exit(0));
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  const exit = () => void stopRuntime().finally(() => process.exit(0));
+  process.once("SIGTERM", exit);
+  process.once("SIGINT", exit);
   return runtime;
+}
+
+/** Stops the process's runtime, if it started: the reconciler first, so nothing writes to what closes next. */
+export async function stopRuntime(): Promise<void> {
+  const started = holder[RUNTIME];
+  if (!started) return;
+  delete holder[RUNTIME];
+  const runtime = await started.catch(() => null);
+  if (!runtime) return;
+  runtime.reconciler.stop();
+  await Promise.allSettled([runtime.identity.stop(), runtime.cluster.stop(), runtime.store.close()]);
 }
 
 /** The process's runtime, started on first use. A failed start is not cached: the next call retries. */

@@ -27,7 +27,7 @@ beforeAll(async () => {
   sim = await startSimulatedCluster({ clockScale: 200 });
   ({ store, cleanup } = await openTestStore());
   runtime = {
-    config: configFrom({ BERTH_WORKSPACE_DEFAULT_STORAGE_SIZE: "3Gi" }),
+    config: configFrom({ BERTH_WORKSPACE_DEFAULT_STORAGE_SIZE: "3Gi", BERTH_NAMESPACES: "default" }),
     store,
     cluster: { connection: connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), simulatorUrl: sim.serverUrl, stop: async () => {} },
     inFlight: new OperationsInFlight(),

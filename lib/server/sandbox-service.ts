@@ -3,6 +3,7 @@ import { sandboxResources } from "../kube/sandbox-resources.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
 import type { ActionDeps } from "../sandboxes/sandbox-actions.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
+import { howToManage, managedNamespaces } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
 
 // What the lifecycle service needs from the runtime. The served Sandbox version is discovered
@@ -29,6 +30,7 @@ function clusterDeps(runtime: ServiceRuntime): Promise<Omit<ActionDeps, "default
         inFlight: runtime.inFlight,
         live: runtime.live,
         checkpointing: runtime.checkpointing,
+        managedNamespaces: async () => ({ names: await managedNamespaces(runtime), howToAdd: howToManage(runtime.config.namespaces) }),
       };
     })();
     deps.catch(() => cachedDeps.delete(runtime));

@@ -7,9 +7,11 @@
 //   3. run the driver suite (lib/sandboxes/driver-suite) as cluster-admin;
 //   4. apply Berth's Helm chart, and run the suite again as the chart's service account, with a
 //      token from `kubectl create token`: the chart's RBAC must be enough;
-//   5. check from the API server's audit log that it is no more than needed
+//   5. as that service account too, the authorization matrix (app/api/authorization-matrix.test.ts):
+//      every endpoint asked by each demo person, answered by real RBAC and impersonation;
+//   6. check from the API server's audit log that the chart's RBAC is no more than needed
 //      (scripts/cluster/chart-rbac.test.ts);
-//   6. stop everything and check that no process is left.
+//   7. stop everything and check that no process is left.
 //
 // `--report=FILE` writes {passed, failed, skipped, failures} for `npm test`'s summary.
 import { spawnSync } from "node:child_process";
@@ -161,6 +163,10 @@ async function main(): Promise<Outcome[]> {
     }
     if (chart) {
       outcomes.push(vitest("driver suite as the chart's service account", ["lib/sandboxes/driver-suite"], {
+        BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
+        BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
+      }, plane.auditLogPath));
+      outcomes.push(vitest("authorization matrix as the chart's service account", ["app/api/authorization-matrix.test.ts"], {
         BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
         BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
       }, plane.auditLogPath));

@@ -6,7 +6,10 @@
 import { anActor } from "../../domain/test-fixtures.ts";
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "vitest";
+import { BERTH_ROLES } from "../../domain/berth-roles.ts";
+import type { Person } from "../../domain/person.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
+import { accessObjects, group } from "../../kube/access-objects.ts";
 import { deleteSandbox } from "../sandbox-actions.ts";
 import { startClusterUnderTest, type ClusterUnderTest } from "../testing/cluster-under-test.ts";
 import { operator } from "../testing/operator.ts";
@@ -64,3 +67,13 @@ export const replacedAndReady = (before: SandboxRecord) => (record: SandboxRecor
   if (record.phase !== "Ready") throw new Error(`${record.name} is ${record.phase}/${record.reason} (${record.message})`);
   if (record.podUid === before.podUid) throw new Error("still the first pod");
 };
+
+/** A person of this run bound to berth-platform-admin (cluster-wide), as a platform team binds its admins. */
+export async function platformAdmin(world: SuiteWorld): Promise<Person> {
+  const admin: Person = { username: world.named("pat"), groups: [world.named("platform")] };
+  const role = BERTH_ROLES.find((one) => one.name === "berth-platform-admin")!;
+  const operator = accessObjects(world.cluster.operatorConnection);
+  await operator.ensureClusterRole(role.name, role.rules);
+  await operator.ensureClusterRoleBinding(world.named("platform-admins"), role.name, [group(admin.groups[0]!)]);
+  return admin;
+}

@@ -14,8 +14,9 @@ function runner(runtime: Runtime) {
  * Starts planned maintenance of the node; answers 202 with the run at once. Each step is on the
  * timeline (GET /api/v1/events) as it happens; GET /api/v1/maintenance/{id} has the progress.
  */
-export const POST = endpointRoute("startMaintenance", async ({ runtime, params, body, actor }) => {
-  const run = await runner(runtime).start(params.name, body, actor);
+export const POST = endpointRoute("startMaintenance", async ({ runtime, params, body, actor, kube }) => {
+  // The cordon and the evictions are the person's own, as `kubectl drain` by them would be.
+  const run = await runner(runtime).start(params.name, body, actor, kube());
   return Response.json(run, { status: 202, headers: { Location: `/api/v1/maintenance/${run.id}` } });
 });
 

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINT_IDS, ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints.ts";
+import type { Person } from "@/lib/domain/person.ts";
+import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
+import type { Volume } from "@/lib/domain/volume.ts";
+import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
+import { connectionFor } from "@/lib/kube/acting-as.ts";
+import { connectToRealCluster } from "@/lib/kube/cluster-connection.ts";
+import { nodeResources } from "@/lib/kube/node-resources.ts";
+import { seedDemoTenants } from "@/lib/server/embedded-cluster-seed.ts";
+import { eventually } from "@/lib/sim/testing/eventually.ts";
+import { startApiUnderTest, type ApiRequest, type ApiUnderTest } from "./testing/api-under-test.ts";
+
+// The authorization matrix: every endpoint of the table, asked by each demo person and by
+// someone not signed in, answers what that person's RBAC bindings say. The rows come from the
+// endpoint table, so a new endpoint fails to compile here until someone says who may call it.
+// It runs on the embedded cluster in `npm test`, and in `npm run test:cluster` on a real control
+// plane, as the Helm chart's service account: real RBAC, real impersonation, real
+// SubjectAccessReview. Kubernetes is the judge, and it must agree with the embedded cluster.
+//
+// Who is asking (lib/identity/demo-people.ts): paula is a platform admin; alex develops in
+// team-a; bea develops in team-b; victor views team-a and team-b. Every target is in team-a.
+
+const REAL_CLUSTER = process.env.BERTH_TEST_KUBECONFIG;
+const OPERATOR_KUBECONFIG = process.env.BERTH_TEST_OPERATOR_KUBECONFIG || REAL_CLUSTER;
+const TEAM = "team-a";
+const PORTABLE_CLASS = "portable";
+
+const CALLERS = ["anonymous", "victor", "bea", "alex", "paula"] as const;
+type Caller = (typeof CALLERS)[number];
+
+const person = (id: Exclude<Caller, "anonymous">): Person => {
+  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
+  return { username: demo.email, groups: demo.groups };
+};
+const identityOf = (caller: Caller): Person | null => (caller === "anonymous" ? null : person(caller));
+
+/** Who gets what: [anonymous, victor, bea, alex, paula]. */
+type Answers = readonly [number, number, number, number, number];
+
+/** Anyone at all. */
+const everyone = (status: number): Answers => [status, status, status, status, status];
+/** Anyone signed in; a stranger is asked to sign in. */
+const signedIn = (status: number): Answers => [401, status, status, status, status];
+/** Whoever may see team-a's sandboxes; bea, who may not, is told there is no such sandbox. */
+const seesTeamSandboxes = (status: number): Answers => [401, status, 404, status, status];
+/** Whoever develops in team-a; victor sees the sandbox and is refused, bea does not see it. */
+const developsTeamSandboxes = (status: number): Answers => [401, 403, 404, status, status];
+/** Whoever develops in team-a, where the target is not a sandbox (a claim, a create). */
+const developsInTeam = (status: number): Answers => [401, 403, 403, status, status];
+/** The platform admin only. */
+const platformAdmin = (status: number): Answers => [401, 403, 403, 403, status];
+
+interface Cell {
+  /** The request; `allowed` callers get targets of their own where the call uses its target up. */
+  request(allowed: boolean): Promise<ApiRequest>;
+  answers: Answers;
+  /** Why an allowed caller's answer is not a 2xx, where it is not. */
+  because?: string;
+}
+
+let api: ApiUnderTest;
+
+const unique = (() => {
+  let count = 0;
+  const run = Math.random().toString(36).slice(2, 6);
+  return (base: string) => `${base}-${run}-${++count}`;
+})();
+
+const sandboxSpec = (name: string, workspace: Record<string, unknown> = { backend: "ephemeral" }) => ({
+  name,
+  namespace: TEAM,
+  workspace,
+  // A real grace period passes in real time.
+  disruptionPolicy: { terminationGracePeriodSeconds: 3 },
+});
+
+async function asPaula(id: EndpointId, request: ApiRequest, expected: number) {
+  const answer = await api.call(id, person("paula"), request);
+  if (answer.status !== expected) throw new Error(`${id} as paula answered ${answer.status}, not ${expected}: ${answer.text}`);
+  return answer.json;
+}
+
+async function sandboxWhen(id: string, phase: SandboxRecord["phase"]): Promise<SandboxRecord> {
+  return eventually(async () => {
+    const record = (await asPaula("getSandbox", { params: { id } }, 200)) as SandboxRecord;
+    if (record.phase !== phase) throw new Error(`${record.name} is ${record.phase}/${record.reason}, not ${phase}`);
+    return record;
+  }, { timeoutMs: REAL_CLUSTER ? 120_000 : 30_000, intervalMs: 250 });
+}
+
+/** A Ready sandbox in team-a, made by the platform admin. */
+async function readySandbox(workspace?: Record<string, unknown>): Promise<SandboxRecord> {
+  const created = (await asPaula("createSandbox", { body: sandboxSpec(unique("matrix"), workspace) }, 201)) as SandboxRecord;
+  return sandboxWhen(created.id, "Ready");
+}
+
+async function stoppedSandbox(): Promise<SandboxRecord> {
+  const record = await readySandbox();
+  await asPaula("stopSandbox", { params: { id: record.id } }, 202);
+  return sandboxWhen(record.id, "Stopped");
+}
+
+/** A bound workspace claim of a portable class, kept after its sandbox was deleted: nothing uses it. */
+async function keptClaim(): Promise<{ namespace: string; name: string }> {
+  const name = unique("kept");
+  const record = await readySandbox({ claim: { ownership: "retain", claimName: name, size: "1Gi", storageClassName: PORTABLE_CLASS } });
+  await asPaula("deleteSandbox", { params: { id: record.id } }, 200);
+  await eventually(async () => {
+    const page = (await asPaula("listVolumes", { query: { namespace: TEAM } }, 200)) as { items: Volume[] };
+    const volume = page.items.find((item) => item.name === name);
+    if (!volume?.sandbox?.deleted || volume.state === "attached") throw new Error(`${name} is still the workspace of a live sandbox`);
+  }, { timeoutMs: 60_000, intervalMs: 250 });
+  return { namespace: TEAM, name };
+}
+
+/** Shared targets, made once, that no cell uses up. */
+const shared = {
+  sandbox: once(() => readySandbox()),
+  claim: once(() => keptClaim()),
+};
+
+/** A node that ran no sandbox, maintained before the first sandbox was made (so it stays cordoned and empty), and that run. */
+let maintained: { node: string; run: string };
+
+async function maintainAnEmptyNode(): Promise<{ node: string; run: string }> {
+  const page = (await asPaula("listNodes", {}, 200)) as { items: { name: string; sandboxes: unknown[] }[] };
+  const node = page.items.filter((one) => one.sandboxes.length === 0).at(-1)?.name;
+  if (!node) throw new Error("every node runs a sandbox: the matrix needs one that runs none");
+  const run = (await asPaula("startMaintenance", { params: { name: node }, body: {} }, 202)) as { id: string };
+  await eventually(async () => {
+    const state = ((await asPaula("getMaintenance", { params: { id: run.id } }, 200)) as { state: string }).state;
+    if (state === "Running") throw new Error("still running");
+  }, { timeoutMs: 60_000, intervalMs: 250 });
+  return { node, run: run.id };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
+}
+
+const sandboxId = async (allowed: boolean, make: () => Promise<SandboxRecord> = readySandbox) => ({ params: { id: (allowed ? await make() : await shared.sandbox()).id } });
+const claimParams = async (allowed: boolean) => ({ params: allowed ? await keptClaim() : await shared.claim() });
+const sizes = (() => {
+  let gibibytes = 1;
+  return () => `${++gibibytes}Gi`;
+})();
+
+const MATRIX: Record<EndpointId, Cell> = {
+  health: { request: async () => ({}), answers: everyone(200) },
+  openApi: { request: async () => ({}), answers: everyone(200) },
+  whoAmI: { request: async () => ({}), answers: signedIn(200) },
+  listSandboxes: { request: async () => ({}), answers: signedIn(200) },
+  createSandbox: { request: async () => ({ body: sandboxSpec(unique("created")) }), answers: developsInTeam(201) },
+  getSandbox: { request: () => sandboxId(false), answers: seesTeamSandboxes(200) },
+  deleteSandbox: { request: (allowed) => sandboxId(allowed), answers: developsTeamSandboxes(200) },
+  stopSandbox: { request: (allowed) => sandboxId(allowed), answers: developsTeamSandboxes(202) },
+  startSandbox: { request: (allowed) => sandboxId(allowed, allowed ? stoppedSandbox : undefined), answers: developsTeamSandboxes(202) },
+  recoverSandbox: {
+    request: () => sandboxId(false),
+    answers: developsTeamSandboxes(409),
+    because: "a Ready sandbox has no failed pod to replace: the person was allowed, the sandbox's state refused",
+  },
+  execInSandbox: {
+    request: async () => ({ ...(await sandboxId(false)), body: { command: ["sh", "-c", "echo hi"], timeoutSeconds: 10 } }),
+    answers: developsTeamSandboxes(REAL_CLUSTER ? 502 : 200),
+    ...(REAL_CLUSTER ? { because: "kwok's nodes run no containers: the API server allowed the exec, and no kubelet answered it" } : {}),
+  },
+  checkpointSandbox: { request: () => sandboxId(false), answers: developsTeamSandboxes(200) },
+  listCheckpoints: { request: () => sandboxId(false), answers: seesTeamSandboxes(200) },
+  sandboxTimeline: { request: () => sandboxId(false), answers: seesTeamSandboxes(200) },
+  events: { request: async () => ({}), answers: signedIn(200) },
+  listVolumes: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
+  deleteVolume: { request: claimParams, answers: developsInTeam(200) },
+  expandVolume: { request: async () => ({ ...(await claimParams(false)), body: { size: sizes() } }), answers: developsInTeam(202) },
+  listStorageClasses: { request: async () => ({}), answers: signedIn(200) },
+  listNodes: { request: async () => ({}), answers: signedIn(200) },
+  previewMaintenance: { request: async () => ({ params: { name: maintained.node } }), answers: platformAdmin(200) },
+  startMaintenance: { request: async () => ({ params: { name: maintained.node }, body: {} }), answers: platformAdmin(202) },
+  listNodeMaintenance: { request: async () => ({ params: { name: maintained.node } }), answers: platformAdmin(200) },
+  getMaintenance: { request: async () => ({ params: { id: maintained.run } }), answers: platformAdmin(200) },
+  cancelMaintenance: {
+    request: async () => ({ params: { id: maintained.run } }),
+    answers: platformAdmin(409),
+    because: "the run has finished: the admin was allowed, there was nothing left to cancel",
+  },
+  getSettings: { request: async () => ({}), answers: signedIn(200) },
+  changeSettings: { request: async () => ({ body: { workspaceDefaultStorageSize: "2Gi" } }), answers: platformAdmin(200) },
+  settingsHistory: { request: async () => ({}), answers: signedIn(200) },
+  audit: { request: async () => ({}), answers: platformAdmin(200) },
+  simulatorState: {
+    request: async () => ({}),
+    answers: platformAdmin(REAL_CLUSTER ? 404 : 200),
+    ...(REAL_CLUSTER ? { because: "a real cluster has no simulator" } : {}),
+  },
+  simulatorNodeAction: {
+    request: async () => ({ params: { name: maintained.node, action: "cordon" } }),
+    answers: platformAdmin(REAL_CLUSTER ? 404 : 200),
+    ...(REAL_CLUSTER ? { because: "a real cluster has no simulator" } : {}),
+  },
+  simulatorPodAction: {
+    request: async (allowed) => {
+      const record = allowed && !REAL_CLUSTER ? await readySandbox() : await shared.sandbox();
+      return { params: { namespace: record.namespace, name: record.podName ?? record.name, action: "delete" } };
+    },
+    answers: platformAdmin(REAL_CLUSTER ? 404 : 200),
+    ...(REAL_CLUSTER ? { because: "a real cluster has no simulator" } : {}),
+  },
+  metrics: { request: async () => ({}), answers: platformAdmin(200) },
+  signIn: { request: async () => ({}), answers: everyone(303), because: "with an authenticating proxy there is no provider: people are sent to the sign-in page" },
+  signInCallback: { request: async () => ({}), answers: everyone(303), because: "with an authenticating proxy there is no provider to come back from: people are sent to the sign-in page" },
+  signInWithToken: { request: async () => ({ body: { token: "not-a-token" } }), answers: everyone(400), because: "with an authenticating proxy, tokens are not how people sign in" },
+  signOut: { request: async () => ({}), answers: everyone(303) },
+};
+
+beforeAll(async () => {
+  api = await startApiUnderTest(REAL_CLUSTER ? { KUBECONFIG: REAL_CLUSTER } : { BERTH_SIM_CLOCK_SCALE: "20" });
+  if (REAL_CLUSTER) {
+    // As a platform team would on any cluster: the teams' namespaces, Berth's roles, the bindings.
+    const label = api.runtime.config.namespaces.kind === "labelled" ? api.runtime.config.namespaces.label : null;
+    await seedDemoTenants(connectToRealCluster("kubeconfig", OPERATOR_KUBECONFIG!), { managedLabel: label, groupsPrefix: "" });
+  }
+  await eventually(async () => {
+    const health = await api.call("health", null);
+    if (health.status !== 200 || !api.runtime.live.ready || !api.runtime.reconciler.maintenance()) throw new Error(`not serving yet: ${health.text}`);
+  }, { timeoutMs: 60_000, intervalMs: 250 });
+  maintained = await maintainAnEmptyNode();
+}, 300_000);
+
+afterAll(async () => {
+  if (!api) return;
+  // A real cluster outlives the run: leave it as it was found.
+  for (const record of await api.runtime.store.sandboxes.listAllLive()) await api.call("deleteSandbox", person("paula"), { params: { id: record.id } });
+  // Berth cannot uncordon by itself; the admin can.
+  if (maintained) await nodeResources(connectionFor(api.runtime.cluster.connection, { kind: "impersonate", person: person("paula") })).setUnschedulable(maintained.node, false);
+  await api.stop();
+}, 300_000);
+
+describe.each(ENDPOINT_IDS.map((id) => ({ id, endpoint: ENDPOINTS[id], cell: MATRIX[id] })))("$id ($endpoint.method $endpoint.path)", ({ id, cell }) => {
+  it.each(CALLERS.map((caller, index) => ({ caller, status: cell.answers[index]! })))("as $caller: $status", async ({ caller, status }) => {
+    const request = await cell.request(status < 400 || (status === 409 && caller !== "anonymous"));
+    const answer = await api.call(id, identityOf(caller), request);
+    expect(answer.status, answer.text).toBe(status);
+  }, REAL_CLUSTER ? 240_000 : 60_000);
+});
