@@ -1,5 +1,6 @@
 // `npm run bench`: fixed workloads, medians and ratios, printed as tables.
 // Set BERTH_BENCH_DATABASE_URL (or BERTH_TEST_DATABASE_URL) to compare PGlite with PostgreSQL.
+import { benchAccess } from "./access.bench.ts";
 import { benchDisruption } from "./disruption.bench.ts";
 import { benchLifecycle } from "./lifecycle.bench.ts";
 import { benchMaintenance } from "./maintenance.bench.ts";
@@ -45,3 +46,8 @@ console.log(`\n| drain a node holding ${maintenance.sandboxes} sandboxes, each c
 console.log(`| Berth maintenance run (parallelism ${maintenance.parallelism}) | ${maintenance.maintenanceRunMs.toFixed(0)} |`);
 console.log(`| by hand, one by one (checkpoint, evict, wait for the replacement) | ${maintenance.oneByOneMs.toFixed(0)} |`);
 console.log(`\nMaintenance run vs one by one: ${(maintenance.oneByOneMs / maintenance.maintenanceRunMs).toFixed(1)}× faster.`);
+
+const access = await benchAccess();
+console.log(`\n| authorization (embedded cluster, proxy sign-in, access reviews cached) | runs | median ms | p95 ms |\n|---|---:|---:|---:|`);
+for (const m of [access.throughTheEdge, access.withoutTheEdge]) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
+console.log(`\nWhat the API edge (sign-in, access reviews from cache, checks) adds to a cached read: ${ms(access.throughTheEdge.medianMs - access.withoutTheEdge.medianMs)} ms (median; target under 2 ms). Kubernetes requests an allowed write adds (SubjectAccessReviews, median of 10 stops): ${access.questionsPerWrite.firstTime} the first time a person makes it, ${access.questionsPerWrite.cached} within the next 30 s (target at most 1).`);

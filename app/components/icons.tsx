@@ -63,6 +63,15 @@ export function SettingsIcon(props: IconProps) {
   );
 }
 
+export function AuditIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M7 3.5h7l4 4V20a.5.5 0 0 1-.5.5h-10A.5.5 0 0 1 7 20V3.5Z" />
+      <path d="M14 3.5v4h4M10 12h5M10 15.5h5" />
+    </Icon>
+  );
+}
+
 export function InfoIcon(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,5 +1,5 @@
 import { Fragment, Suspense, type ReactNode } from "react";
-import { NodeIcon, SandboxIcon, SettingsIcon, VolumeIcon } from "./icons.tsx";
+import { AuditIcon, NodeIcon, SandboxIcon, SettingsIcon, VolumeIcon } from "./icons.tsx";
 import { NavLink } from "./nav-link.tsx";
 import styles from "./side-nav.module.css";
 import { SimulatorNavItem } from "./simulator-nav-item.tsx";
@@ -9,6 +9,7 @@ const SECTIONS: ReadonlyArray<{ href: string; label: string; icon: ReactNode }> 
   { href: "/volumes", label: "Volumes", icon: <VolumeIcon /> },
   { href: "/nodes", label: "Nodes", icon: <NodeIcon /> },
   { href: "/settings", label: "Settings", icon: <SettingsIcon /> },
+  { href: "/audit", label: "Audit log", icon: <AuditIcon /> },
 ];
 
 /** The console's main navigation; the Simulator follows Nodes when the console runs on the embedded cluster. */

@@ -132,7 +132,8 @@ async function questionFor(endpoint: Endpoint, runtime: Runtime, params: Record<
       break;
     }
   }
-  const name = access.namespace === "path" && typeof params.name === "string" ? params.name : undefined;
+  // The object's own name where it has one, so that RBAC's resourceNames apply (a sandbox's pod is named after it).
+  const name = access.namespace === "path" && typeof params.name === "string" ? params.name : access.namespace === "sandbox" ? sandbox!.name : undefined;
   return {
     resource: {
       verb: access.verb,
@@ -195,13 +196,15 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
       json = await readJson(request, endpoint);
       const sandbox = endpoint.access.kind === "resource" && endpoint.access.namespace === "sandbox" ? await sandboxOf(runtime, String(params.id)) : null;
       const decisions = runtime.identity.decisions;
-      if (sandbox && caller) {
-        // A sandbox the person may not see is, for them, no sandbox at all.
-        const visible = await decisions.allows(caller.person, { resource: { verb: "get", group: "agents.x-k8s.io", resource: "sandboxes", namespace: sandbox.namespace, name: sandbox.name } });
-        if (!visible) throw new SandboxNotFoundError(sandbox.id);
-      }
       const question = await questionFor(endpoint, runtime, params, json, sandbox);
-      if (question && caller && !(await decisions.allows(caller.person, question))) throw accessDenied(caller.person.username, question);
+      if (question && caller && !(await decisions.allows(caller.person, question))) {
+        // A sandbox the person may not see is, for them, no sandbox at all. Asked only after a
+        // refusal, so an allowed request costs one question at most.
+        if (sandbox && !(await decisions.allows(caller.person, { resource: { verb: "get", group: "agents.x-k8s.io", resource: "sandboxes", namespace: sandbox.namespace, name: sandbox.name } }))) {
+          throw new SandboxNotFoundError(sandbox.id);
+        }
+        throw accessDenied(caller.person.username, question);
+      }
       const body = endpoint.body && json !== undefined && !endpoint.body.validatedByHandler ? parseBody(endpoint.body.schema, json) : undefined;
       const actor: Actor = caller ? { username: caller.person.username, groups: caller.person.groups, requestId } : { username: "anonymous", groups: [], requestId };
       const berthConnection = runtime.cluster.connection;

@@ -5,10 +5,13 @@ import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { requireViewer } from "../../_components/page-caller.ts";
+import { SandboxChanges } from "./_components/sandbox-changes.tsx";
 import { sandboxStorage } from "./_components/sandbox-claims.ts";
 import { SandboxDetail } from "./_components/sandbox-detail.tsx";
 
 type Props = { params: Promise<{ id: string }> };
+
+const CHANGES_SHOWN = 20;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,14 +40,23 @@ export default async function SandboxPage({ params }: Props) {
   const { runtime } = await requireViewer();
   const record = await visibleSandbox(id);
   if (!record) notFound();
-  const [timeline, checkpoints] = await Promise.all([runtime.store.timeline.listAllForSandbox(id), runtime.store.checkpoints.listCheckpoints(id)]);
+  const [timeline, checkpoints, changes] = await Promise.all([
+    runtime.store.timeline.listAllForSandbox(id),
+    runtime.store.checkpoints.listCheckpoints(id),
+    runtime.store.audit.listChanges({ limit: CHANGES_SHOWN, targetKind: "Sandbox", targetId: id }),
+  ]);
   return (
     <>
       <p>
         <Link href="/sandboxes">← Sandboxes</Link>
       </p>
       <PageHeader title={record.name} description={`Sandbox in namespace ${record.namespace}${record.origin === "cluster" ? ", found in the cluster (made outside Berth)" : ""}.`} />
-      <SandboxDetail initial={{ record, timeline, checkpoints }} storage={sandboxStorage(record, runtime.config.gateway)} initialAt={Date.now()} />
+      <SandboxDetail
+        initial={{ record, timeline, checkpoints }}
+        storage={sandboxStorage(record, runtime.config.gateway)}
+        initialAt={Date.now()}
+        changes={<SandboxChanges entries={changes.items} more={changes.nextCursor !== null} />}
+      />
     </>
   );
 }

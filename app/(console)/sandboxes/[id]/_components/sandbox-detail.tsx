@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { useNow } from "@/app/(console)/_components/use-now.ts";
 import { formatTimestamp } from "@/app/components/format.ts";
 import { PhaseBadge } from "@/app/components/phase-badge.tsx";
@@ -21,7 +22,8 @@ import styles from "./sandbox-detail.module.css";
 import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 /** The live part of the detail page: every panel reads the same three queries, which the event stream marks stale. */
-export function SandboxDetail({ initial, storage, initialAt }: { initial: { record: SandboxRecord; timeline: TimelineEvent[]; checkpoints: Checkpoint[] }; storage: SandboxStorage; initialAt: number }) {
+/** `changes`: who asked for what, rendered on the server (the audit log's entries for this sandbox). */
+export function SandboxDetail({ initial, storage, initialAt, changes }: { initial: { record: SandboxRecord; timeline: TimelineEvent[]; checkpoints: Checkpoint[] }; storage: SandboxStorage; initialAt: number; changes: ReactNode }) {
   const id = initial.record.id;
   const now = useNow(initialAt, 5_000);
   // The verdict arrives as a DurableState event, which marks these queries stale like any other.
@@ -78,6 +80,8 @@ export function SandboxDetail({ initial, storage, initialAt }: { initial: { reco
           <CheckpointList checkpoints={checkpoints} />
         </Section>
       </div>
+
+      <Section title="Who did what">{changes}</Section>
     </div>
   );
 }
