@@ -115,9 +115,9 @@ async function createRecordedSandbox(
       sandboxId: id,
       type: "Lifecycle",
       reason: "Created",
-      message: `Sandbox ${namespace}/${spec.name} created with a ${workspace.backend} workspace`,
+      message: `Sandbox ${namespace}/${spec.name} created by ${actor.username} with a ${workspace.backend} workspace`,
       occurredAt: now(),
-      data: { claims: claims.map((plan) => ({ name: plan.name, ownership: plan.ownership })), sandboxUid: sandbox.metadata.uid },
+      data: { claims: claims.map((plan) => ({ name: plan.name, ownership: plan.ownership })), sandboxUid: sandbox.metadata.uid, by: actor.username },
     });
     await deps.store.audit.recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { namespace, name: spec.name } });
     return { record, rendered };

@@ -21,6 +21,13 @@ import type { ActionDeps } from "./sandbox-actions.ts";
 
 type NodeCalls = ReturnType<typeof nodeResources>;
 
+/** A run going on in this console: how to stop it, whose cordon and evictions it makes, its end. */
+interface RunInProgress {
+  abort: AbortController;
+  nodes: NodeCalls;
+  done?: Promise<MaintenanceRun>;
+}
+
 export interface MaintenanceDeps extends ActionDeps {
   /** What draining the node would do to each pod on it; null for an unknown node. */
   preview: (node: string) => Promise<MaintenancePreview | null>;
@@ -64,7 +71,7 @@ async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<v
 }
 
 export class MaintenanceRunner {
-  private readonly running = new Map<string, { abort: AbortController; nodes: NodeCalls; done?: Promise<MaintenanceRun> }>();
+  private readonly running = new Map<string, RunInProgress>();
 
   constructor(private readonly deps: MaintenanceDeps) {}
 
@@ -107,7 +114,7 @@ export class MaintenanceRunner {
     const preview = await this.deps.preview(node);
     if (!preview) throw new NodeNotFoundError(node);
     const run = await this.deps.store.maintenance.startRun({ node, actor, options, startedAt: this.now() });
-    const entry: { abort: AbortController; nodes: NodeCalls; done?: Promise<MaintenanceRun> } = { abort: new AbortController(), nodes: nodeResources(as) };
+    const entry: RunInProgress = { abort: new AbortController(), nodes: nodeResources(as) };
     this.running.set(run.id, entry);
     entry.done = this.execute(run, preview, entry.abort.signal).finally(() => this.running.delete(run.id));
     return run;

@@ -118,6 +118,20 @@ describe("delete", () => {
   });
 });
 
+describe("the timeline says who acted", () => {
+  it("names the person on each lifecycle entry they caused", async () => {
+    const record = await runningSandbox();
+    await setSandboxRunning(deps, record.id, false, anActor("bob"));
+    await deleteSandbox(deps, record.id, anActor("carol"));
+    const timeline = await deps.store.timeline.listForSandbox(record.id, { limit: 10 });
+    expect(timeline.map((event) => [event.reason, event.data?.by])).toEqual([
+      ["Created", "alice"],
+      ["StopRequested", "bob"],
+      ["Deleted", "carol"],
+    ]);
+  });
+});
+
 describe("recover", () => {
   it("replaces a pod the kubelet evicted to Failed, keeping the workspace", async () => {
     const record = await runningSandbox();

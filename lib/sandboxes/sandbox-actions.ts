@@ -32,8 +32,9 @@ export async function setSandboxRunning(deps: ActionDeps, id: string, running: b
     sandboxId: id,
     type: "Lifecycle",
     reason: running ? "StartRequested" : "StopRequested",
-    message: running ? "Start requested: the sandbox gets a pod again, with its workspace claims" : "Stop requested: the pod is removed, the workspace claims are kept",
+    message: `${running ? "Start requested: the sandbox gets a pod again, with its workspace claims" : "Stop requested: the pod is removed, the workspace claims are kept"} (by ${actor.username})`,
     occurredAt: new Date(),
+    data: { by: actor.username },
   });
   await deps.store.audit.recordChange({ actor, action: running ? "sandbox.start" : "sandbox.stop", targetKind: "Sandbox", targetId: id, outcome: "Succeeded" });
   return record;
@@ -58,9 +59,9 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: Actor): Pr
     sandboxId: id,
     type: "Lifecycle",
     reason: "Deleted",
-    message: `Sandbox deleted; ${describeSweep({ removedClaims, keptClaims })}`,
+    message: `Sandbox deleted by ${actor.username}; ${describeSweep({ removedClaims, keptClaims })}`,
     occurredAt: new Date(),
-    data: { removedClaims, keptClaims },
+    data: { removedClaims, keptClaims, by: actor.username },
   });
   await deps.store.audit.recordChange({ actor, action: "sandbox.delete", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { removedClaims, keptClaims } });
   return { record: deleted, removedClaims, keptClaims };
@@ -96,9 +97,9 @@ export async function recoverSandbox(deps: ActionDeps, id: string, actor: Actor)
     sandboxId: id,
     type: "Recovery",
     reason: "RecoveryRequested",
-    message: `The ${pod.status?.phase === "Failed" ? `failed pod (${pod.status?.reason ?? "Failed"})` : "crashing pod"} was deleted so the controller creates a new one with the same claims`,
+    message: `The ${pod.status?.phase === "Failed" ? `failed pod (${pod.status?.reason ?? "Failed"})` : "crashing pod"} was deleted (by ${actor.username}) so the controller creates a new one with the same claims`,
     occurredAt: new Date(),
-    data: { podUid: pod.metadata?.uid, podReason: pod.status?.reason ?? null },
+    data: { podUid: pod.metadata?.uid, podReason: pod.status?.reason ?? null, by: actor.username },
   });
   await deps.store.audit.recordChange({ actor, action: "sandbox.recover", targetKind: "Sandbox", targetId: id, outcome: "Succeeded" });
   return record;
