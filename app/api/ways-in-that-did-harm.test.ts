@@ -1,4 +1,4 @@
-import type { V1PersistentVolumeClaim } from "@kubernetes/client-node";
+import { CoreV1Api, type V1PersistentVolumeClaim } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "@/lib/domain/audit.ts";
 import type { Person } from "@/lib/domain/person.ts";
@@ -102,6 +102,21 @@ describe("a Sandbox made with kubectl, outside Berth", () => {
     await madeOutsideBerth("team-b", inside);
     await adopted("team-b", inside);
     expect(await recordsNamed(outside)).toEqual([]);
+  });
+
+  it("is adopted once its namespace is made one Berth manages, and not before", async () => {
+    const managed = api.runtime.config.namespaces;
+    if (managed.kind !== "labelled") throw new Error("the embedded default manages labelled namespaces");
+    const core = api.clusterAdmin().kubeConfig.makeApiClient(CoreV1Api);
+    const namespace = named("joins");
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    const [early, marker] = [named("early"), named("marker")];
+    await madeOutsideBerth(namespace, early);
+    await madeOutsideBerth("team-b", marker);
+    await adopted("team-b", marker);
+    const before = await recordsNamed(early);
+    await core.patchNamespace({ name: namespace, body: [{ op: "add", path: "/metadata/labels", value: { [managed.label]: "true" } }] });
+    expect([before, (await adopted(namespace, early)).origin]).toEqual([[], "cluster"]);
   });
 
   describe("in another team's namespace", () => {

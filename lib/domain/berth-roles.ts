@@ -106,7 +106,7 @@ export const BERTH_SERVICE_ACCOUNT_RULES: PolicyRule[] = [
   { apiGroups: [""], resources: ["persistentvolumes"], verbs: ["list", "watch"] },
   { apiGroups: [""], resources: ["events"], verbs: ["list", "watch"] },
   { apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"] },
-  { apiGroups: [""], resources: ["namespaces"], verbs: ["list"] },
+  { apiGroups: [""], resources: ["namespaces"], verbs: ["list", "watch"] },
   { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: ["get", "list", "watch", "create", "patch", "delete"] },
   { apiGroups: ["storage.k8s.io"], resources: ["storageclasses"], verbs: ["get", "list"] },
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshots"], verbs: ["get", "create"] },

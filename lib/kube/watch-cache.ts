@@ -13,6 +13,8 @@ export interface WatchCacheOptions {
   kind: string;
   /** The collection's path, e.g. /api/v1/pods or /apis/agents.x-k8s.io/v1beta1/sandboxes. */
   path: string;
+  /** Only this namespace's objects (the path is then the namespace's collection); absent: all. */
+  namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
   /** Backoff after a failed list or watch: doubles from initialMs up to maxMs. */
@@ -121,7 +123,7 @@ export class WatchCache<T extends KubernetesObject> {
     let version = "";
     do {
       const page = await kube(() =>
-        api.list<T>(this.options.apiVersion, this.options.kind, undefined, undefined, undefined, undefined, this.options.fieldSelector, this.options.labelSelector, PAGE_SIZE, token),
+        api.list<T>(this.options.apiVersion, this.options.kind, this.options.namespace, undefined, undefined, undefined, this.options.fieldSelector, this.options.labelSelector, PAGE_SIZE, token),
       );
       listed.push(...page.items.map((item) => ({ ...item, apiVersion: this.options.apiVersion, kind: this.options.kind })));
       token = page.metadata?._continue || undefined;
@@ -145,7 +147,7 @@ export class WatchCache<T extends KubernetesObject> {
       this.stats.watches++;
       new Watch(this.connection.kubeConfig)
         .watch(
-          this.options.path,
+          collectionPath(this.options.path, this.options.namespace),
           { resourceVersion: this.resourceVersion ?? undefined, allowWatchBookmarks: true, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector },
           (type: string, object: T & { code?: number }) => {
             if (type === "BOOKMARK") {
@@ -175,4 +177,11 @@ export class WatchCache<T extends KubernetesObject> {
         .catch((error: unknown) => finish(error));
     });
   }
+}
+
+/** /api/v1/pods in namespace "a" is /api/v1/namespaces/a/pods. */
+export function collectionPath(path: string, namespace: string | undefined): string {
+  if (!namespace) return path;
+  const cut = path.lastIndexOf("/");
+  return `${path.slice(0, cut)}/namespaces/${encodeURIComponent(namespace)}${path.slice(cut)}`;
 }

@@ -15,7 +15,8 @@ import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandb
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
-import { WatchCache, type WatchCacheStats } from "../kube/watch-cache.ts";
+import { namespacedCache, WatchedNamespaces, type NamespaceScope, type ObjectCache } from "../kube/namespaced-watch-cache.ts";
+import { WatchCache, type WatchCacheOptions, type WatchCacheStats } from "../kube/watch-cache.ts";
 import type { Store } from "../store/index.ts";
 import type { Volume } from "../domain/volume.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
@@ -58,10 +59,11 @@ export interface StatusReconcilerOptions {
   /** This process's running checkpoints: a Ready sandbox shows Checkpointing while one runs. */
   checkpointing?: OperationsInFlight;
   /**
-   * Whether Berth manages a namespace: a Sandbox made outside Berth is adopted only there, so no
-   * one reaches another tenant's (or the system's) sandboxes through Berth. Absent: everywhere.
+   * The namespaces Berth manages: Sandboxes, their pods, claims, events and budgets are watched
+   * (and Sandboxes made outside Berth adopted) only there, so no one reaches another tenant's — or
+   * the system's — sandboxes through Berth. Absent: every namespace.
    */
-  managesNamespace?: (namespace: string) => Promise<boolean>;
+  namespaces?: NamespaceScope;
   /** The gateway's workspace mount path, where the state marker goes for specs that name none. */
   workspaceMountPath?: string;
   resyncMs?: number;
@@ -74,16 +76,17 @@ type SandboxObject = StoredSandbox & KubernetesObject;
 const DISCOVER = "discover:";
 
 export class StatusReconciler {
-  private readonly sandboxes: WatchCache<SandboxObject>;
-  private readonly pods: WatchCache<V1Pod>;
-  private readonly claims: WatchCache<V1PersistentVolumeClaim>;
-  private readonly podEvents: WatchCache<CoreV1Event>;
-  private readonly claimEvents: WatchCache<CoreV1Event>;
+  private readonly sandboxes: ObjectCache<SandboxObject>;
+  private readonly pods: ObjectCache<V1Pod>;
+  private readonly claims: ObjectCache<V1PersistentVolumeClaim>;
+  private readonly podEvents: ObjectCache<CoreV1Event>;
+  private readonly claimEvents: ObjectCache<CoreV1Event>;
   private readonly persistentVolumes: WatchCache<V1PersistentVolume>;
   private readonly resources: SandboxResources;
   private readonly nodes: WatchCache<V1Node>;
-  private readonly budgets: WatchCache<V1PodDisruptionBudget>;
+  private readonly budgets: ObjectCache<V1PodDisruptionBudget>;
   private readonly verification: StateVerification;
+  private readonly managed: WatchedNamespaces | null;
   private readonly queue = new Set<string>();
   private draining = false;
   private resync: NodeJS.Timeout | undefined;
@@ -95,17 +98,20 @@ export class StatusReconciler {
     const { connection, onError } = options;
     this.keys = berthLabelKeys(options.labelPrefix);
     this.resources = sandboxResources(connection, options.sandboxApiVersion);
-    // Every Sandbox, not only Berth's: those made outside Berth are shown too.
-    this.sandboxes = new WatchCache(connection, { apiVersion: `agents.x-k8s.io/${options.sandboxApiVersion}`, kind: "Sandbox", path: `/apis/agents.x-k8s.io/${options.sandboxApiVersion}/sandboxes`, onError });
-    this.pods = new WatchCache(connection, { apiVersion: "v1", kind: "Pod", path: "/api/v1/pods", labelSelector: SANDBOX_NAME_HASH_LABEL, onError });
+    const scope = options.namespaces ?? { kind: "all" };
+    this.managed = scope.kind === "all" ? null : new WatchedNamespaces(connection, scope, onError);
+    const inScope = <T extends KubernetesObject>(cache: Omit<WatchCacheOptions, "namespace">) => namespacedCache<T>(connection, cache, this.managed);
+    // Every Sandbox in scope, not only Berth's: those made outside Berth are shown too.
+    this.sandboxes = inScope({ apiVersion: `agents.x-k8s.io/${options.sandboxApiVersion}`, kind: "Sandbox", path: `/apis/agents.x-k8s.io/${options.sandboxApiVersion}/sandboxes`, onError });
+    this.pods = inScope({ apiVersion: "v1", kind: "Pod", path: "/api/v1/pods", labelSelector: SANDBOX_NAME_HASH_LABEL, onError });
     // Template claims carry no Berth label (the controller makes them): watch every claim.
-    this.claims = new WatchCache(connection, { apiVersion: "v1", kind: "PersistentVolumeClaim", path: "/api/v1/persistentvolumeclaims", onError });
+    this.claims = inScope({ apiVersion: "v1", kind: "PersistentVolumeClaim", path: "/api/v1/persistentvolumeclaims", onError });
     // Only the events a status is derived from: about pods and claims, not nodes, leases, ….
-    const events = (kind: string) => new WatchCache<CoreV1Event>(connection, { apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
+    const events = (kind: string) => inScope<CoreV1Event>({ apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
     this.podEvents = events("Pod");
     this.claimEvents = events("PersistentVolumeClaim");
     // Berth's budgets: whether a sandbox is protected, and whether a drain waits on it.
-    this.budgets = new WatchCache(connection, { apiVersion: "policy/v1", kind: "PodDisruptionBudget", path: "/apis/policy/v1/poddisruptionbudgets", labelSelector: `${this.keys.managedBy}=${MANAGED_BY_BERTH}`, onError });
+    this.budgets = inScope({ apiVersion: "policy/v1", kind: "PodDisruptionBudget", path: "/apis/policy/v1/poddisruptionbudgets", labelSelector: `${this.keys.managedBy}=${MANAGED_BY_BERTH}`, onError });
     // A pod's node tells a drain (cordoned) and a node loss (NotReady, unreachable) apart.
     this.nodes = new WatchCache(connection, { apiVersion: "v1", kind: "Node", path: "/api/v1/nodes", onError });
     this.nodes.subscribe(({ object, previous }) => {
@@ -154,6 +160,7 @@ export class StatusReconciler {
     this.stopHearingSettled?.();
     this.stopHearingCheckpoints?.();
     for (const cache of this.caches) cache.stop();
+    this.managed?.stop();
   }
 
   /** Every live record, and every Sandbox in the cluster (those without a record are found). */
@@ -373,7 +380,6 @@ export class StatusReconciler {
     const sandbox = this.sandboxes.get(namespace, name);
     if (!sandbox || sandbox.metadata?.deletionTimestamp) return;
     if (await this.options.store.sandboxes.findLiveSandbox(namespace, name)) return;
-    if (this.options.managesNamespace && !(await this.options.managesNamespace(namespace))) return;
     // Labelled for a record that is closed: Berth deleted it and the cache lags, or it is an
     // interrupted create's late arrival. Either way it is that record's business, not a find.
     const labelledId = sandbox.metadata?.labels?.[this.keys.sandboxId];

@@ -1,5 +1,6 @@
 import type { ManagedNamespaces } from "../config/server-config.ts";
 import { listNamespaceNames } from "../kube/namespace-resources.ts";
+import type { NamespaceScope } from "../kube/namespaced-watch-cache.ts";
 import type { Runtime } from "./runtime.ts";
 
 // The namespaces Berth manages (BERTH_NAMESPACES, or those labelled `<prefix>/managed=true`):
@@ -26,6 +27,7 @@ export function howToManage(managed: ManagedNamespaces): string {
     : `a platform admin adds a namespace by labelling it ${managed.label}=true`;
 }
 
-export function managesNamespace(runtime: Pick<Runtime, "config" | "cluster">): (namespace: string) => Promise<boolean> {
-  return async (namespace) => (await managedNamespaces(runtime)).includes(namespace);
+/** Where the status reconciler watches: the managed namespaces, however they are named. */
+export function watchScope(managed: ManagedNamespaces): NamespaceScope {
+  return managed.kind === "listed" ? { kind: "listed", names: managed.names } : { kind: "labelled", labelSelector: `${managed.label}=true` };
 }

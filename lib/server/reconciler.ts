@@ -7,7 +7,7 @@ import { MaintenanceRunner } from "../sandboxes/maintenance-run.ts";
 import { sandboxResources } from "../kube/sandbox-resources.ts";
 import type { Store } from "../store/index.ts";
 import type { RuntimeCluster } from "./cluster.ts";
-import { managesNamespace } from "./managed-namespaces.ts";
+import { watchScope } from "./managed-namespaces.ts";
 
 // Starts the status reconciler — and the maintenance runner, which reads what it watches — once
 // per server process, in the background: a slow or unreachable cluster must not hold up the
@@ -29,7 +29,6 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
   let reconciler: StatusReconciler | undefined;
   let maintenance: MaintenanceRunner | undefined;
   let retry: NodeJS.Timeout | undefined;
-  const manages = managesNamespace({ config, cluster });
   const attempt = async () => {
     const discovery = await discoverSandboxApi(cluster.connection);
     if (stopped) return;
@@ -44,7 +43,7 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
       sandboxApiVersion: discovery.version,
       labelPrefix: config.gateway.labelPrefix,
       workspaceMountPath: config.gateway.workspaceMountPath,
-      managesNamespace: manages,
+      namespaces: watchScope(config.namespaces),
       ...shared,
       onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
     });

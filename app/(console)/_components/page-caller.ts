@@ -18,7 +18,8 @@ export interface PageViewer {
 }
 
 const viewer = cache(async (): Promise<PageViewer | null> => {
-  // Who is asking is known only at request time: never prerendered.
+  // Who is asking is known only at request time: every console page is rendered per request
+  // from here, so none needs to say so itself.
   await connection();
   const runtime = await getRuntime();
   const requestHeaders = await headers();

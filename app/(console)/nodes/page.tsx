@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { visibleSandboxItems } from "@/lib/server/visibility.ts";
 import { requireViewer } from "../_components/page-caller.ts";
@@ -10,7 +9,6 @@ import { LiveNodeList } from "./_components/live-node-list.tsx";
 export const metadata: Metadata = { title: "Nodes" };
 
 export default async function NodesPage() {
-  await connection();
   const { runtime, caller, you } = await requireViewer();
   const header = <PageHeader title="Nodes" description="Cluster nodes, the sandboxes running on each, and what a drain would do to them." />;
   const permission = permissionOnCluster(you, "listNodes");

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import Link from "next/link";
 import buttons from "@/app/components/buttons.module.css";
 import { PageHeader } from "@/app/components/page-header.tsx";
@@ -23,7 +22,6 @@ async function initialRows(runtime: Runtime, caller: Caller): Promise<SandboxRow
 }
 
 export default async function SandboxesPage() {
-  await connection();
   const { runtime, caller, you } = await requireViewer();
   const rows = await initialRows(runtime, caller);
   const creatable = you.namespaces.filter((entry) => entry.may.includes("createSandboxes"));

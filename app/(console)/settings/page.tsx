@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import { InfoIcon } from "@/app/components/icons.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { SettingsList, type SettingEntry } from "@/app/components/settings-list.tsx";
@@ -26,7 +25,6 @@ function sourceDetail(setting: GatewaySetting, configFile: string | null): strin
 }
 
 export default async function SettingsPage() {
-  await connection();
   const { runtime, you } = await requireViewer();
   const readable = permissionOnCluster(you, "readSettings");
   if (!readable.allowed) {

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import type { SimulatorState } from "@/lib/domain/simulator.ts";
@@ -15,7 +14,6 @@ export const metadata: Metadata = { title: "Simulator" };
 const DESCRIPTION = "Rehearse disruptions on the embedded simulated cluster: cordon, drain or lose a node, delete, evict or preempt a sandbox's pod — then follow the sandbox's timeline as it recovers.";
 
 export default async function SimulatorPage() {
-  await connection();
   const { runtime, you } = await requireViewer();
   const permission = permissionOnCluster(you, "useSimulator");
   if (!permission.allowed) {

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { expandableStorageClasses } from "@/lib/server/volume-service.ts";
 import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
@@ -9,7 +8,6 @@ import { LiveVolumeTable } from "./_components/live-volume-table.tsx";
 export const metadata: Metadata = { title: "Volumes" };
 
 export default async function VolumesPage() {
-  await connection();
   const { runtime, caller } = await requireViewer();
   const reconciler = runtime.reconciler.current();
   // Before Berth watches the cluster there is nothing to show yet; the table fills in live.

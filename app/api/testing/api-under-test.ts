@@ -4,6 +4,7 @@ import path from "node:path";
 import { ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints.ts";
 import type { Person } from "@/lib/domain/person.ts";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/peer-address.ts";
+import { connectToRealCluster, type ClusterConnection } from "@/lib/kube/cluster-connection.ts";
 import { getRuntime, stopRuntime, type Runtime } from "@/lib/server/runtime.ts";
 
 // Berth's HTTP API as its route modules serve it, in this process: the runtime starts as
@@ -35,6 +36,8 @@ export interface ApiUnderTest {
   runtime: Runtime;
   /** `as` null: a caller with no credentials at all. */
   call(id: EndpointId, as: Person | null, request?: ApiRequest): Promise<ApiAnswer>;
+  /** The embedded cluster as its administrator reaches it with kubectl (the kubeconfig it writes). */
+  clusterAdmin(): ClusterConnection;
   stop(): Promise<void>;
 }
 
@@ -129,6 +132,10 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
       if (request.body !== undefined) init.body = typeof request.body === "string" ? request.body : JSON.stringify(request.body);
       const response = await handler(new Request(urlOf(id, request), init), { params: Promise.resolve(request.params ?? {}) });
       return answerOf(response);
+    },
+    clusterAdmin() {
+      if (!runtime.cluster.simulatorUrl) throw new Error("Only the embedded cluster's administrator is known here; on a real cluster, use your own kubeconfig.");
+      return connectToRealCluster("kubeconfig", path.join(dataDir, "cluster", "kubeconfig"));
     },
     async stop() {
       await stopRuntime();

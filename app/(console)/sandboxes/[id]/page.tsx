@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { requireViewer } from "../../_components/page-caller.ts";
@@ -35,7 +34,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * client parts follow the event stream.
  */
 export default async function SandboxPage({ params }: Props) {
-  await connection();
   const { id } = await params;
   const { runtime } = await requireViewer();
   const record = await visibleSandbox(id);

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { effectiveGatewayDefaults } from "@/lib/sandboxes/gateway-settings.ts";
 import { requireViewer } from "../../_components/page-caller.ts";
@@ -15,7 +14,6 @@ function claimOf(parameter: string | string[] | undefined): { namespace: string;
 }
 
 export default async function CreateSandboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await connection();
   // The defaults a sandbox created now gets: the configuration with the Settings page's changes.
   const { runtime } = await requireViewer();
   const defaults = await effectiveGatewayDefaults(runtime);
