@@ -40,7 +40,9 @@ async function deletePodFromSimulator(context: BrowserContext, name: string) {
   await simulator.goto("/simulator");
   const pod = simulator.getByRole("list", { name: /^Sandbox pods on / }).getByRole("listitem").filter({ hasText: name });
   await pod.getByRole("button", { name: `Delete pod default/${name}` }).click();
-  await expect(simulator.getByRole("log", { name: "What the simulator did" })).toContainText(`Deleting pod default/${name}`);
+  // The log names the action as soon as it is clicked; wait for its outcome, or closing the tab
+  // could abort the request before the server has it.
+  await expect(simulator.getByRole("log", { name: "What the simulator did" })).toContainText(`Pod default/${name} deleted`);
   await simulator.close();
 }
 
