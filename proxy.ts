@@ -41,6 +41,9 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Not Next.js's own static files: they carry no data and are cached.
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico|berth.svg).*)" }],
+  // Not Next.js's own static files: they carry no data and are cached. Not the API, the
+  // sign-in routes or /metrics either: Next.js buffers the body of every request a proxy sees
+  // (up to 10 MB) before the route runs, and the API reads bodies itself, capped
+  // (lib/server/request-body.ts); their answers get these headers from lib/server/endpoint-route.ts.
+  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico|berth.svg|api/|auth/|metrics$).*)" }],
 };

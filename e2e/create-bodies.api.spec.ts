@@ -3,7 +3,7 @@ import { clusterAdmin } from "./embedded-cluster.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Property: whatever body is POSTed to /api/v1/sandboxes — random JSON, or a valid spec with
-// random damage — the answer is never a 5xx; every refusal is problem+json naming a field; and a
+// random damage, hostile values included — the answer is never a 5xx; every refusal is problem+json naming a field; and a
 // refused create leaves nothing behind in the store or in the cluster.
 // FC_SEED=<n> replays a failing run; the default seed keeps CI repeatable.
 
@@ -26,6 +26,7 @@ const PATHS: Path[] = [
   ["name"], ["profile"], ["image"], ["command"], ["env"], ["env", 0, "name"], ["resources"], ["workspace"], ["workspace", "backend"], ["workspace", "mountPath"],
   ["workspace", "claim"], ["workspace", "claim", "ownership"], ["workspace", "claim", "claimName"], ["workspace", "claim", "size"], ["workspace", "claim", "storageClassName"],
   ["workspace", "claim", "accessModes"], ["volumes"], ["volumes", 0, "mountPath"], ["volumes", 0, "subPath"], ["volumes", 0, "pvc", "claimName"], ["volumes", 0, "name"],
+  ["resources", "requests", "cpu"], ["resources", "limits", "memory"], ["disruptionPolicy", "terminationGracePeriodSeconds"], ["env", 0, "value"], ["command", 0],
   ["driverConfig"], ["driverConfig", "kubernetes", "workspace_backend"], ["driverConfig", "kubernetes", "workspace_default_storage_size"], ["disruptionPolicy", "checkpointGracePeriodSeconds"],
 ];
 
@@ -47,6 +48,9 @@ const interesting = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
   fc.constantFrom("", "..", "/", "/sandbox", "ephemeral", "pvc", "nfs", "existing", "delete", "0", "-1Gi", "2Gi", "A".repeat(300), "a/../b", "x".repeat(64)),
   fc.integer(),
+  // Hostile: text no object can hold, shell syntax, system paths, sizes over the limits, depth.
+  fc.constantFrom("a\u0000b", "\ud800", "/data/$(touch pwned)", "/proc", "/etc", "x".repeat(40_000), "100000", "1Ei", 31 * 365 * 86_400, "Ghcr.io/Agent"),
+  fc.integer({ min: 20, max: 60 }).map((depth) => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`) as unknown),
 );
 
 const body = fc.oneof(

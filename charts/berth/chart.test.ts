@@ -82,6 +82,8 @@ describe("the berth chart", () => {
     { story: "an unknown workspace backend", values: [...REQUIRED, "server.workspaceBackend=nfs"], field: "workspaceBackend" },
     { story: "an external store without its Secret", values: [...REQUIRED, "store.kind=postgresql"], field: "existingSecret" },
     { story: "a value the chart does not have", values: [...REQUIRED, "server.workspaceSize=5Gi"], field: "workspaceSize" },
+    { story: "a limit that is no quantity", values: [...REQUIRED, "limits.maxMemory=lots"], field: "maxMemory" },
+    { story: "a body cap under 1 KiB", values: [...REQUIRED, "limits.maxBodyBytes=10"], field: "maxBodyBytes" },
     { story: "no public URL and no ingress to take it from", values: ["auth.oidc.issuer=https://id.example.com"], field: "publicUrl" },
     { story: "OIDC sign-in without an issuer", values: ["auth.publicUrl=https://berth.example.com"], field: "issuer" },
     { story: "proxy sign-in without the proxy's addresses", values: ["auth.publicUrl=https://berth.example.com", "auth.mode=proxy"], field: "trustedAddresses" },
@@ -94,7 +96,7 @@ describe("the berth chart", () => {
   // The schema is Go's RE2 (no lookahead), Berth's rules are zod: they must still agree.
   it.each([
     ...["2Gi", "500Mi", "0.5Gi", ".5Gi", "1e9", "500m", "0", "0Gi", "0.0", "-1Gi", "2GB", "Gi"].map((size) => ({ key: "workspaceDefaultStorageSize", value: size })),
-    ...["/sandbox", "/work/space", "/", "/a/.hidden", "/a/..b", "/a/./b", "/a/../b", "/..", "/sandbox/", "//sandbox", "sandbox", "/mnt", "/mnt/berth-workspace", "/mnt/berth-workspace/x", "/mnt/other"].map((mountPath) => ({ key: "workspaceMountPath", value: mountPath })),
+    ...["/sandbox", "/work/space", "/", "/a/.hidden", "/a/..b", "/a/./b", "/a/../b", "/..", "/sandbox/", "//sandbox", "sandbox", "/mnt", "/mnt/berth-workspace", "/mnt/berth-workspace/x", "/mnt/other", "/proc", "/proc/1", "/dev/shm", "/etc", "/etc/agent", "/usr/local/work", "/a b", "/a'b", "/a$(id)", "/home/agent/.claude", "/x/@cache"].map((mountPath) => ({ key: "workspaceMountPath", value: mountPath })),
   ])("accepts server.$key=$value exactly when Berth's configuration does", ({ key, value }) => {
     const berthAccepts = gatewayDefaultsSchema.safeParse({ [key]: value }).success;
     const helmAccepts = !runHelm(["template", "berth", CHART, ...KUBE_VERSION, ...REQUIRED.flatMap((one) => ["--set", one]), "--set-string", `server.${key}=${value}`]).stderr.includes(key);
@@ -106,6 +108,19 @@ describe("the berth chart", () => {
     const file = configMap.data!["berth.yaml"]!;
     const config = loadServerConfig({ env: { BERTH_CONFIG_FILE: "/etc/berth/berth.yaml", BERTH_CLUSTER: "embedded" }, cwd: "/", readFile: () => file, fileExists: () => true });
     expect(config.gateway).toEqual({ workspaceBackend: "ephemeral", workspaceDefaultStorageSize: "5Gi", workspaceStorageClass: "", workspaceMountPath: "/sandbox", sandboxNamespace: "default", labelPrefix: "berth.dev" });
+  });
+
+  it("writes the limits into the config file, and Berth reads them back", () => {
+    const configMap = manifests(template([...REQUIRED, "limits.maxCpu=4", "limits.maxSandboxesPerNamespace=20"])).find((one) => one.kind === "ConfigMap")!;
+    const file = configMap.data!["berth.yaml"]!;
+    const config = loadServerConfig({ env: { BERTH_CONFIG_FILE: "/etc/berth/berth.yaml", BERTH_CLUSTER: "embedded" }, cwd: "/", readFile: () => file, fileExists: () => true });
+    expect(config.limits).toEqual({ maxCpu: "4", maxMemory: "64Gi", maxClaimSize: "1Ti", maxGracePeriodSeconds: 3600, maxSandboxesPerNamespace: 20, maxBodyBytes: 1048576 });
+  });
+
+  it("ships Berth's own default limits, so the chart and a bare start agree", () => {
+    const configMap = manifests(template()).find((one) => one.kind === "ConfigMap")!;
+    const bare = loadServerConfig({ env: { BERTH_CLUSTER: "embedded" }, cwd: "/", readFile: () => "", fileExists: () => false });
+    expect(parse(configMap.data!["berth.yaml"]!).limits).toEqual(bare.limits);
   });
 
   it("leaves the storage class out of the config file when it is the cluster default", () => {

@@ -230,3 +230,28 @@ describe("the simulated cluster's settings", () => {
     expect(problem).toMatch(/^BERTH_SIM_CLOCK_SCALE = "0": /);
   });
 });
+
+describe("limits", () => {
+  it("are the built-in ones when nothing is configured", () => {
+    expect(loadServerConfig(inputs()).limits).toEqual({ maxCpu: "16", maxMemory: "64Gi", maxClaimSize: "1Ti", maxGracePeriodSeconds: 3600, maxSandboxesPerNamespace: 100, maxBodyBytes: 1048576 });
+  });
+
+  it("come from the config file's limits section", () => {
+    const config = loadServerConfig(inputs({ BERTH_CONFIG_FILE: "berth.yaml" }, { "/srv/berth/berth.yaml": "limits:\n  maxMemory: 8Gi\n  maxSandboxesPerNamespace: 5\n" }));
+    expect(config.limits).toMatchObject({ maxMemory: "8Gi", maxSandboxesPerNamespace: 5 });
+  });
+
+  it("take the environment over the file", () => {
+    const config = loadServerConfig(inputs({ BERTH_CONFIG_FILE: "berth.yaml", BERTH_MAX_MEMORY: "4Gi" }, { "/srv/berth/berth.yaml": "limits:\n  maxMemory: 8Gi\n" }));
+    expect(config.limits.maxMemory).toBe("4Gi");
+  });
+
+  it("refuse a value that is not one, naming the variable", () => {
+    expect(problemsOf(() => loadServerConfig(inputs({ BERTH_MAX_BODY_BYTES: "lots" })))).toEqual([expect.stringMatching(/^BERTH_MAX_BODY_BYTES = "lots": /)]);
+  });
+
+  it("refuse an unknown key in the file's limits section, listing the allowed ones", () => {
+    const problems = problemsOf(() => loadServerConfig(inputs({ BERTH_CONFIG_FILE: "berth.yaml" }, { "/srv/berth/berth.yaml": "limits:\n  maxGpus: 2\n" })));
+    expect(problems).toEqual([expect.stringContaining("allowed keys: limits.maxCpu, limits.maxMemory")]);
+  });
+});

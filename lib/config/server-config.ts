@@ -7,6 +7,7 @@ import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-d
 import { ALLOWED_GATEWAY_VALUES } from "../domain/gateway-settings.ts";
 import type { StoreLocation } from "../store/open-store.ts";
 import { resolveAuth, type AuthConfig } from "./auth-config.ts";
+import { LIMIT_KEYS, resolveLimits, type LimitsConfig } from "./limits-config.ts";
 import { resolveSimulator, type SimulatorConfig } from "./simulator-config.ts";
 import { environmentVariableFor, GATEWAY_KEYS, helmValueFor, type GatewayKey } from "./gateway-keys.ts";
 
@@ -28,6 +29,8 @@ export interface ServerConfig {
   cluster: { mode: ClusterMode; kubeconfig: string | null };
   simulator: SimulatorConfig;
   auth: AuthConfig;
+  /** The most a request or a sandbox may ask for. */
+  limits: LimitsConfig;
   /** The namespaces Berth manages: it watches, adopts and offers sandboxes there only. */
   namespaces: ManagedNamespaces;
   configFile: string | null;
@@ -54,26 +57,30 @@ export interface ConfigInputs {
 
 const fileSchema = z.strictObject({
   server: z.strictObject(Object.fromEntries(GATEWAY_KEYS.map((key) => [key, z.unknown()]))).partial().optional(),
+  limits: z.strictObject(Object.fromEntries(LIMIT_KEYS.map((key) => [key, z.unknown()]))).partial().optional(),
 });
 
-function readConfigFile(file: string, inputs: ConfigInputs, problems: string[]): Record<string, unknown> {
+type ConfigFile = { server: Record<string, unknown>; limits: Record<string, unknown> };
+
+function readConfigFile(file: string, inputs: ConfigInputs, problems: string[]): ConfigFile {
+  const nothing = { server: {}, limits: {} };
   let parsed: unknown;
   try {
     parsed = parseYaml(inputs.readFile(file));
   } catch (error) {
     problems.push(`BERTH_CONFIG_FILE=${file}: cannot be read as YAML or JSON: ${(error as Error).message}`);
-    return {};
+    return nothing;
   }
   const result = fileSchema.safeParse(parsed ?? {});
   if (!result.success) {
     for (const issue of result.error.issues) {
       const where = issue.path.length ? issue.path.join(".") : "(top level)";
-      const allowed = issue.path[0] === "server" ? GATEWAY_KEYS.map(helmValueFor).join(", ") : "server";
+      const allowed = issue.path[0] === "server" ? GATEWAY_KEYS.map(helmValueFor).join(", ") : issue.path[0] === "limits" ? LIMIT_KEYS.map((key) => `limits.${key}`).join(", ") : "server, limits";
       problems.push(`BERTH_CONFIG_FILE=${file}: ${where}: ${issue.message}; allowed keys: ${allowed}`);
     }
-    return {};
+    return nothing;
   }
-  return result.data.server ?? {};
+  return { server: result.data.server ?? {}, limits: result.data.limits ?? {} };
 }
 
 function resolveGateway(inputs: ConfigInputs, fromFile: Record<string, unknown>, file: string | null, problems: string[]) {
@@ -153,16 +160,17 @@ export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   if (configFile && !inputs.fileExists(configFile)) {
     problems.push(`BERTH_CONFIG_FILE = ${JSON.stringify(inputs.env.BERTH_CONFIG_FILE)}: no such file. Allowed: the path of a YAML or JSON file, or unset.`);
   }
-  const fromFile = configFile && inputs.fileExists(configFile) ? readConfigFile(configFile, inputs, problems) : {};
+  const fromFile = configFile && inputs.fileExists(configFile) ? readConfigFile(configFile, inputs, problems) : { server: {}, limits: {} };
   const dataDir = path.resolve(/* turbopackIgnore: true */ inputs.cwd, inputs.env.BERTH_DATA_DIR || ".berth");
-  const gateway = resolveGateway(inputs, fromFile, configFile, problems);
+  const gateway = resolveGateway(inputs, fromFile.server, configFile, problems);
+  const limits = resolveLimits(inputs.env, fromFile.limits, configFile, problems);
   const store = resolveStore(inputs, dataDir, problems);
   const cluster = resolveCluster(inputs, problems);
   const simulator = resolveSimulator(inputs.env, problems);
   const auth = cluster ? resolveAuth(inputs.env, cluster.mode, problems) : null;
   const namespaces = gateway ? resolveNamespaces(inputs.env, gateway.gateway.labelPrefix, problems) : null;
-  if (problems.length > 0 || !gateway || !store || !cluster || !simulator || !auth || !namespaces) throw new ConfigError(problems);
-  return { ...gateway, store, dataDir, cluster, simulator, auth, namespaces, configFile };
+  if (problems.length > 0 || !gateway || !limits || !store || !cluster || !simulator || !auth || !namespaces) throw new ConfigError(problems);
+  return { ...gateway, store, dataDir, cluster, simulator, auth, limits, namespaces, configFile };
 }
 
 /** The configuration of this process, from its real environment and file system. */

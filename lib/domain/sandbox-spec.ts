@@ -3,9 +3,11 @@ import { disruptionPolicySchema } from "./disruption-policy.ts";
 import { driverConfigSchema } from "./driver-config.ts";
 import { envSchema } from "./env.ts";
 import { dns1123Label } from "./kubernetes-names.ts";
-import { reportProblem } from "./problems.ts";
+import { imageReferenceProblem } from "./image-reference.ts";
+import { report, reportProblem } from "./problems.ts";
 import { profileSchema } from "./profiles.ts";
 import { resourcesSchema } from "./resources.ts";
+import { argumentsSchema, refineSpecText } from "./spec-sizes.ts";
 import { volumesSchema } from "./volumes.ts";
 import { backendConflictProblems, chosenBackend, ephemeralWorkspaceProblems } from "./workspace-rules.ts";
 import { workspaceSchema } from "./workspace.ts";
@@ -30,10 +32,13 @@ export const sandboxSpecSchema = z
     /** Unset: the profile's image (required for `custom`). */
     image: z
       .string()
-      .regex(/^\S+$/, "image must be an image reference without spaces, e.g. ghcr.io/example/agent:1.0")
+      .superRefine((image, ctx) => {
+        const problem = imageReferenceProblem(image);
+        if (problem) report(ctx, "image.invalid-reference", [], `image ${problem}`);
+      })
       .optional(),
     /** Unset: the profile's command (for `custom`, the image's entrypoint). */
-    command: z.array(z.string()).min(1, "command cannot be empty; leave it out to use the profile's command").optional(),
+    command: argumentsSchema("command").min(1, "command cannot be empty; leave it out to use the profile's command").optional(),
     env: envSchema.default([]),
     resources: resourcesSchema.optional(),
     workspace: workspaceSchema.prefault({}),
@@ -42,6 +47,7 @@ export const sandboxSpecSchema = z
     disruptionPolicy: disruptionPolicySchema.prefault({}),
   })
   .superRefine((spec, ctx) => {
+    refineSpecText(spec, ctx);
     if (spec.profile === "custom" && spec.image === undefined) {
       reportProblem(ctx, {
         code: "profile.custom-needs-image",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_GATEWAY_LIMITS } from "./gateway-limits.ts";
 import { gatewayDefaults } from "./test-fixtures.ts";
 import { validateSandboxSpec } from "./validate-sandbox-spec.ts";
 
@@ -7,13 +8,13 @@ function aVolume(overrides: Record<string, unknown> = {}) {
 }
 
 function problems(input: Record<string, unknown>, defaults = gatewayDefaults()) {
-  const result = validateSandboxSpec({ name: "my-box", ...input }, defaults);
+  const result = validateSandboxSpec({ name: "my-box", ...input }, defaults, DEFAULT_GATEWAY_LIMITS);
   return result.ok ? [] : result.problems;
 }
 
 describe("validateSandboxSpec", () => {
   it("returns the parsed spec and its resolved workspace", () => {
-    const result = validateSandboxSpec({ name: "my-box", volumes: [aVolume()] }, gatewayDefaults());
+    const result = validateSandboxSpec({ name: "my-box", volumes: [aVolume()] }, gatewayDefaults(), DEFAULT_GATEWAY_LIMITS);
     expect(result).toMatchObject({ ok: true, spec: { name: "my-box" }, workspace: { backend: "pvc", mountPath: "/sandbox" } });
   });
 

@@ -1,4 +1,5 @@
 import type { GatewayDefaults } from "./gateway-defaults.ts";
+import { type GatewayLimits, limitProblems } from "./gateway-limits.ts";
 import { pathsOverlap } from "./mount-paths.ts";
 import { type RuleProblem, type SpecProblem, problemsFromZodError } from "./problems.ts";
 import { type ResolvedWorkspace, resolveWorkspace } from "./resolve-workspace.ts";
@@ -44,14 +45,20 @@ export function checkSandboxSpec(
   return resolved;
 }
 
-/** The one validation the API and the create form both run: the schema, then checkSandboxSpec. */
+/**
+ * The one validation a create runs: the schema, then checkSandboxSpec, then the gateway's
+ * limits (at create only: a sandbox already made is never refused for a limit lowered later).
+ */
 export function validateSandboxSpec(
   input: unknown,
   defaults: GatewayDefaults,
+  limits: GatewayLimits,
 ): { ok: true; spec: SandboxSpec; workspace: ResolvedWorkspace } | { ok: false; problems: SpecProblem[] } {
   const parsed = sandboxSpecSchema.safeParse(input);
   if (!parsed.success) return { ok: false, problems: problemsFromZodError(parsed.error) };
   const checked = checkSandboxSpec(parsed.data, defaults);
   if (!checked.ok) return checked;
+  const overLimits = limitProblems(parsed.data, checked.workspace, limits);
+  if (overLimits.length > 0) return { ok: false, problems: overLimits };
   return { ok: true, spec: parsed.data, workspace: checked.workspace };
 }

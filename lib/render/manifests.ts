@@ -30,8 +30,22 @@ export interface Container {
   command?: string[];
   env?: EnvVar[];
   resources?: { requests?: ResourceList; limits?: ResourceList };
-  securityContext?: { runAsUser: number };
+  securityContext: ContainerSecurityContext;
   volumeMounts: VolumeMount[];
+}
+
+export interface ContainerSecurityContext {
+  allowPrivilegeEscalation: false;
+  capabilities: { drop: ["ALL"] };
+}
+
+export interface PodSecurityContext {
+  runAsNonRoot: true;
+  runAsUser: number;
+  runAsGroup: number;
+  fsGroup: number;
+  fsGroupChangePolicy: "OnRootMismatch";
+  seccompProfile: { type: "RuntimeDefault" };
 }
 
 export type Volume =
@@ -39,6 +53,9 @@ export type Volume =
   | { name: string; persistentVolumeClaim: { claimName: string; readOnly?: boolean } };
 
 export interface PodSpec {
+  automountServiceAccountToken: false;
+  enableServiceLinks: false;
+  securityContext: PodSecurityContext;
   terminationGracePeriodSeconds: number;
   initContainers: Container[];
   containers: Container[];

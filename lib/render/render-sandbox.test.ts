@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidSandboxSpecError } from "../domain/problems.ts";
 import { aSpec, gatewayDefaults } from "../domain/test-fixtures.ts";
 import { renderSandbox } from "./render-sandbox.ts";
+import { workspaceSeedScript } from "./workspace-init.ts";
 import { SANDBOX_ID, render } from "./test-fixtures.ts";
 
 function podSpec(result: ReturnType<typeof render>) {
@@ -98,9 +99,8 @@ describe("the workspace-init container", () => {
     );
   });
 
-  it("quotes a mount path the shell would split", () => {
-    const result = render({ workspace: { mountPath: "/home/my agent" } });
-    expect(initContainer(result).command?.[2]).toContain("tar -C '/home/my agent' -cf - .");
+  it("quotes a mount path the shell would split (one stored before spaces were refused)", () => {
+    expect(workspaceSeedScript("/home/my agent")).toContain("tar -C '/home/my agent' -cf - .");
   });
 });
 
@@ -188,3 +188,24 @@ describe("refusals", () => {
     expect(() => renderSandbox({ spec: aSpec(), defaults: gatewayDefaults(), sandboxId: "not/a/label", apiVersion: "v1beta1" })).toThrow(RangeError);
   });
 });
+
+describe("the pod's security", () => {
+  const podSpec = (result: ReturnType<typeof render>) => result.sandbox.spec.podTemplate.spec;
+
+  it("mounts no service-account token and no Service links into agent code", () => {
+    expect(podSpec(render())).toMatchObject({ automountServiceAccountToken: false, enableServiceLinks: false });
+  });
+
+  it.each(["generic", "claude", "opencode"] as const)("runs the %s profile as the sandbox user, never root, with the runtime's seccomp profile", (profile) => {
+    expect(podSpec(render({ profile })).securityContext).toEqual({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, fsGroupChangePolicy: "OnRootMismatch", seccompProfile: { type: "RuntimeDefault" } });
+  });
+
+  it("lets no container escalate privileges or keep a capability, the workspace seeding included", () => {
+    const spec = podSpec(render());
+    expect([...spec.initContainers, ...spec.containers].map((container) => container.securityContext)).toEqual([
+      { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+      { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+    ]);
+  });
+});
+

@@ -18,6 +18,7 @@ import type {
   VolumeMount,
 } from "./manifests.ts";
 import { renderPodDisruptionBudget } from "./pod-disruption-budget.ts";
+import { containerSecurityContext, podSecurityContext } from "./pod-security.ts";
 import { workspaceInitContainer } from "./workspace-init.ts";
 
 // Every object below is written key by key in Kubernetes' conventional order, and every list
@@ -96,6 +97,7 @@ function agentContainer(
     ...(command === undefined ? {} : { command: [...command] }),
     ...(spec.env.length > 0 ? { env: spec.env.map(({ name, value }) => ({ name, value })) } : {}),
     ...(resources === undefined ? {} : { resources }),
+    securityContext: containerSecurityContext(),
     volumeMounts: mounts,
   };
 }
@@ -158,6 +160,9 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
       podTemplate: {
         metadata: { labels: { ...labels } },
         spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: podSecurityContext(),
           terminationGracePeriodSeconds: spec.disruptionPolicy.terminationGracePeriodSeconds,
           initContainers: [workspaceInitContainer(image, workspace.mountPath)],
           containers: [agentContainer(spec, image, command, workspace, byClaim)],

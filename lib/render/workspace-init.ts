@@ -1,9 +1,11 @@
+import { shellWord } from "../domain/shell-words.ts";
 import { WORKSPACE_SEED_PATH, WORKSPACE_VOLUME_NAME } from "../domain/workspace.ts";
 import type { Container } from "./manifests.ts";
+import { containerSecurityContext } from "./pod-security.ts";
 
 // The workspace-init container of OpenShell's Kubernetes driver
 // (NVIDIA/OpenShell crates/openshell-driver-kubernetes/src/driver.rs, apply_workspace_persistence):
-// the agent's image, run as root, with the workspace volume mounted somewhere other than the
+// the agent's image, with the workspace volume mounted somewhere other than the
 // workspace path, because at the workspace path the volume hides the image's own files that
 // it has to copy. It copies the image's workspace directory into the volume once, guarded by a
 // sentinel file, with a tar stream rather than `cp -a` (OpenShell found GNU cp failing on
@@ -21,16 +23,11 @@ import type { Container } from "./manifests.ts";
 export const WORKSPACE_INIT_CONTAINER_NAME = "workspace-init";
 export const WORKSPACE_SENTINEL = ".workspace-initialized";
 
-const SHELL_SAFE = /^[A-Za-z0-9_./-]+$/;
-
-function shellWord(text: string): string {
-  return SHELL_SAFE.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-export function workspaceSeedScript(mountPath: string): string {
+/** Copies the image's `mountPath` into the volume at `seedPath`, once. */
+export function workspaceSeedScript(mountPath: string, seedPath: string = WORKSPACE_SEED_PATH): string {
   const source = shellWord(mountPath);
-  const target = shellWord(WORKSPACE_SEED_PATH);
-  const sentinel = shellWord(`${WORKSPACE_SEED_PATH}/${WORKSPACE_SENTINEL}`);
+  const target = shellWord(seedPath);
+  const sentinel = shellWord(`${seedPath}/${WORKSPACE_SENTINEL}`);
   return [
     `if [ ! -f ${sentinel} ]; then`,
     `if [ -d ${source} ]; then tar -C ${source} -cf - . | tar -C ${target} -xpf -; fi &&`,
@@ -44,8 +41,9 @@ export function workspaceInitContainer(image: string, mountPath: string): Contai
     name: WORKSPACE_INIT_CONTAINER_NAME,
     image,
     command: ["sh", "-c", workspaceSeedScript(mountPath)],
-    // Root, as in OpenShell: the image's files may belong to any user, and the copy must keep them.
-    securityContext: { runAsUser: 0 },
+    // Not root, unlike OpenShell: the pod's fsGroup makes the volume writable for the sandbox
+    // user, and the copy keeps the files' modes (their owner becomes that user, as the agent is).
+    securityContext: containerSecurityContext(),
     volumeMounts: [{ name: WORKSPACE_VOLUME_NAME, mountPath: WORKSPACE_SEED_PATH }],
   };
 }

@@ -2,6 +2,7 @@ import type { Actor } from "../domain/audit.ts";
 import { randomUUID } from "node:crypto";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { DEFAULT_GATEWAY_LIMITS, type GatewayLimits, limitSetting } from "../domain/gateway-limits.ts";
 import type { V1PersistentVolumeClaim } from "@kubernetes/client-node";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import type { SpecProblem } from "../domain/problems.ts";
@@ -15,7 +16,7 @@ import { renderSandbox, type RenderResult } from "../render/render-sandbox.ts";
 import type { Store } from "../store/index.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import { untracked, type OperationsInFlight } from "./operations-in-flight.ts";
-import { SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
+import { QuotaExceededError, SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
 
 // Creating a sandbox: validate → record (which reserves the name) → render → the claims Berth
 // manages → the Sandbox → the claims' owner references and the budget. Whatever fails, what was
@@ -26,6 +27,8 @@ export interface CreateSandboxDeps {
   resources: SandboxResources;
   sandboxApiVersion: SandboxApiVersion;
   defaults: GatewayDefaults;
+  /** The most one sandbox may ask for, and sandboxes per namespace. Absent: the built-in defaults. */
+  limits?: GatewayLimits;
   /** This process's running creates and deletes, shared with the reconciler so it leaves them alone. */
   inFlight?: Pick<OperationsInFlight, "run">;
   /** The in-memory live list, told of each sandbox as its create finishes (read your writes). */
@@ -55,7 +58,7 @@ function claimField(spec: SandboxSpec, plan: ClaimPlan): (string | number)[] {
 }
 
 async function validated(deps: CreateSandboxDeps, input: unknown) {
-  const result = validateSandboxSpec(input, deps.defaults);
+  const result = validateSandboxSpec(input, deps.defaults, deps.limits ?? DEFAULT_GATEWAY_LIMITS);
   if (!result.ok) throw new SpecRejectedError(result.problems);
   const namespace = result.spec.namespace ?? deps.defaults.sandboxNamespace;
   const managed = await deps.managedNamespaces?.();
@@ -71,7 +74,8 @@ async function validated(deps: CreateSandboxDeps, input: unknown) {
  * Claims that exist are not dry-run created: they are used as they are.
  */
 export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknown): Promise<DryRunSandbox> {
-  const { spec } = await validated(deps, input);
+  const { spec, namespace } = await validated(deps, input);
+  await withinQuota(deps, namespace, false);
   const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: randomUUID(), apiVersion: deps.sandboxApiVersion });
   for (const plan of rendered.claims) {
     const existing = await deps.resources.readClaim(rendered.sandbox.metadata.namespace!, plan.name);
@@ -89,6 +93,24 @@ export async function createSandbox(deps: CreateSandboxDeps, input: unknown, act
   return (deps.inFlight ?? untracked).run(id, () => createRecordedSandbox(deps, { id, spec, workspace, namespace }, actor, now));
 }
 
+/**
+ * A create counts after its own record is written (`recorded`), so that two creates racing for
+ * the last place cannot both see room: at least one of them counts the other and gives its
+ * place back. A dry run counts the place it would take.
+ */
+async function withinQuota(deps: CreateSandboxDeps, namespace: string, recorded: boolean): Promise<void> {
+  const max = (deps.limits ?? DEFAULT_GATEWAY_LIMITS).maxSandboxesPerNamespace;
+  const count = (await deps.store.sandboxes.countLiveIn(namespace)) + (recorded ? 0 : 1);
+  if (count <= max) return;
+  throw new QuotaExceededError(`${max} sandboxes per namespace`, [
+    {
+      code: "limit.too-many",
+      path: ["namespace"],
+      message: `namespace ${namespace} already has ${count - 1} sandboxes, the most this gateway allows in one namespace (${max}); delete one first, choose another namespace, or have the platform team raise ${limitSetting("maxSandboxesPerNamespace")}`,
+    },
+  ]);
+}
+
 async function createRecordedSandbox(
   deps: CreateSandboxDeps,
   { id, spec, workspace, namespace }: { id: string; spec: SandboxSpec; workspace: { backend: SandboxRecord["workspaceBackend"] }; namespace: string },
@@ -98,6 +120,7 @@ async function createRecordedSandbox(
   await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: spec as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
   const undo: (() => Promise<void>)[] = [];
   try {
+    await withinQuota(deps, namespace, true);
     const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
     const claims = await prepareClaims(deps, spec, rendered, id, undo);
     const sandbox = await deps.resources.createSandbox(rendered.sandbox);

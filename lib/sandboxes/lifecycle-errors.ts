@@ -11,6 +11,17 @@ export class SpecRejectedError extends Error {
   }
 }
 
+/** A create would take the namespace past a quota of the gateway (403, as Kubernetes answers a ResourceQuota). */
+export class QuotaExceededError extends Error {
+  constructor(
+    readonly limit: string,
+    readonly problems: SpecProblem[],
+  ) {
+    super(problems.map((problem) => problem.message).join("; "));
+    this.name = "QuotaExceededError";
+  }
+}
+
 /** The spec is valid but conflicts with what exists (409): a claim another live sandbox manages. */
 export class SandboxConflictError extends Error {
   constructor(readonly problems: SpecProblem[]) {

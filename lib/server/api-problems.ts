@@ -1,7 +1,8 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
-import { type SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
+import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, type ProblemDetails } from "./problem-details.ts";
+import type { PayloadTooLargeError, UnreadableBodyError } from "./request-body.ts";
 import { simulatorProblem } from "./simulator-route.ts";
 
 // Domain errors as the right status and problem+json, for the endpoint wrapper
@@ -39,6 +40,9 @@ export function problemFor(error: unknown): ProblemDetails {
   if (named<SpecRejectedError>(error, "SpecRejectedError")) {
     return problem(400, "invalid-spec", "The sandbox spec is not valid", "Correct the fields listed in errors and send it again.", error.problems);
   }
+  if (named<QuotaExceededError>(error, "QuotaExceededError")) {
+    return problem(403, "quota-exceeded", `The namespace is at its limit (${error.limit})`, error.message, error.problems);
+  }
   if (named<SandboxConflictError>(error, "SandboxConflictError")) {
     return problem(409, "conflict", "The sandbox conflicts with what exists", error.message, error.problems);
   }
@@ -57,6 +61,8 @@ export function problemFor(error: unknown): ProblemDetails {
   if (named(error, "InvalidCursorError")) {
     return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
   }
+  if (named<PayloadTooLargeError>(error, "PayloadTooLargeError")) return problem(413, "body-too-large", "The request body is too large", error.message);
+  if (named<UnreadableBodyError>(error, "UnreadableBodyError")) return problem(400, error.code, "The request body cannot be read", error.message, error.problems.length > 0 ? error.problems : undefined);
   if (named<BadRequestError>(error, "BadRequestError")) return problem(400, error.code, "The request is not valid", error.message);
   if (named(error, "SandboxStateError")) return problem(409, "wrong-state", "The sandbox cannot do that now", error.message);
   if (named(error, "ExecTimeoutError")) return problem(504, "exec-timeout", "The command timed out", error.message);

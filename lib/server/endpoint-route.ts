@@ -17,6 +17,7 @@ import { BadRequestError, problemFor } from "./api-problems.ts";
 import { allowedOrigins } from "./identity.ts";
 import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
 import { crossSite, misdirected, notJson, offLoopback, UNSAFE_METHODS } from "./request-edge.ts";
+import { forbiddenText, readBoundedText, UnreadableBodyError } from "./request-body.ts";
 import { getRuntime, type Runtime } from "./runtime.ts";
 import { sessionCookie } from "./sign-in-flow.ts";
 
@@ -50,6 +51,17 @@ export interface EndpointCall<E extends Endpoint> {
   /** Kubernetes, as the caller (their impersonated identity, or their own token). */
   kube(): ClusterConnection;
 }
+
+/**
+ * The headers proxy.ts puts on pages, for answers it does not see: API requests bypass it so
+ * that their bodies reach the bounded reader unbuffered.
+ */
+const API_SECURITY_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "same-origin",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+};
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -91,18 +103,30 @@ function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.
   return result.data;
 }
 
-async function readJson(request: Request, endpoint: Endpoint): Promise<unknown> {
+async function readJson(request: Request, endpoint: Endpoint, maxBytes: number): Promise<unknown> {
   if (!endpoint.body) return undefined;
-  const text = await request.text();
+  const text = await readBoundedText(request, maxBytes);
   if (text.trim() === "") {
     if (endpoint.body.required) throw new BadRequestError("invalid-json", "The request needs a JSON body (Content-Type: application/json).");
     return undefined;
   }
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     throw new BadRequestError("invalid-json", "The request body is not JSON: send a JSON object with Content-Type: application/json.");
   }
+  const forbidden = forbiddenText(json);
+  if (forbidden.length > 0) throw new UnreadableBodyError("forbidden-character", "Some fields hold text Kubernetes cannot store: correct the fields listed in errors.", forbidden);
+  return json;
+}
+
+/** Query parameters are text that reaches the same places a body does. */
+function queryOf(request: Request): Record<string, string> {
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const forbidden = forbiddenText(query);
+  if (forbidden.length > 0) throw new UnreadableBodyError("forbidden-character", "Some query parameters hold text Berth cannot accept: correct the parameters listed in errors.", forbidden);
+  return query;
 }
 
 async function sandboxOf(runtime: Runtime, id: string): Promise<SandboxRecord> {
@@ -177,6 +201,7 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
     let json: unknown;
     const answer = (response: Response) => {
       response.headers.set("X-Request-Id", requestId);
+      for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
       return response;
     };
     try {
@@ -192,8 +217,8 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
       }
       if (!caller && endpoint.access.kind !== "public") throw new NotSignedInError("Sign in first, or send `Authorization: Bearer <Kubernetes token>`.");
       params = endpoint.params ? parseWith(endpoint.params, await context.params, "invalid-parameter") : {};
-      const query = endpoint.query ? parseWith(endpoint.query, Object.fromEntries(new URL(request.url).searchParams), "invalid-query") : {};
-      json = await readJson(request, endpoint);
+      const query = endpoint.query ? parseWith(endpoint.query, queryOf(request), "invalid-query") : {};
+      json = await readJson(request, endpoint, runtime.config.limits.maxBodyBytes);
       const sandbox = endpoint.access.kind === "resource" && endpoint.access.namespace === "sandbox" ? await sandboxOf(runtime, String(params.id)) : null;
       const decisions = runtime.identity.decisions;
       const question = await questionFor(endpoint, runtime, params, json, sandbox);

@@ -30,6 +30,7 @@ function clusterDeps(runtime: ServiceRuntime): Promise<Omit<ActionDeps, "default
         inFlight: runtime.inFlight,
         live: runtime.live,
         checkpointing: runtime.checkpointing,
+        limits: runtime.config.limits,
         managedNamespaces: async () => ({ names: await managedNamespaces(runtime), howToAdd: howToManage(runtime.config.namespaces) }),
       };
     })();

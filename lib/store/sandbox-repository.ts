@@ -108,6 +108,11 @@ export function sandboxRepository(db: Db) {
 
     /** Every live sandbox, newest first, read a page at a time. */
     /** The namespaces that hold live sandboxes. */
+    /** Live sandboxes in a namespace, being made ones included: what a per-namespace quota counts. */
+    async countLiveIn(namespace: string): Promise<number> {
+      return db.sandbox.count({ where: { namespace, deletedAt: null } });
+    },
+
     async liveNamespaces(): Promise<Set<string>> {
       const rows = await db.sandbox.findMany({ where: { deletedAt: null }, distinct: ["namespace"], select: { namespace: true } });
       return new Set(rows.map((row) => row.namespace));

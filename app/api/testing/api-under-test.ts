@@ -19,7 +19,7 @@ const PROXY_ADDRESS = "127.0.0.1";
 export interface ApiRequest {
   params?: Record<string, string>;
   query?: Record<string, string>;
-  /** JSON, or a string sent as it is. */
+  /** JSON, or a string, bytes or a stream sent as they are. */
   body?: unknown;
   /** Over what a browser on Berth's page behind the proxy sends (null removes one). */
   headers?: Record<string, string | null>;
@@ -129,7 +129,10 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
         else headers.set(name, value);
       }
       const init: RequestInit = { method: ENDPOINTS[id].method, headers };
-      if (request.body !== undefined) init.body = typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+      if (request.body instanceof ReadableStream) Object.assign(init, { body: request.body, duplex: "half" });
+      else if (request.body instanceof Uint8Array) init.body = new Uint8Array(request.body);
+      else if (typeof request.body === "string") init.body = request.body;
+      else if (request.body !== undefined) init.body = JSON.stringify(request.body);
       const response = await handler(new Request(urlOf(id, request), init), { params: Promise.resolve(request.params ?? {}) });
       return answerOf(response);
     },

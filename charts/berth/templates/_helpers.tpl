@@ -36,7 +36,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- $_ := set $server $key $value -}}
 {{- end -}}
 {{- end -}}
-{{- toYaml (dict "server" $server) -}}
+{{- /* Quantities as strings, the way Berth reads them: `--set limits.maxCpu=4` gives a number. */ -}}
+{{- $limits := deepCopy .Values.limits -}}
+{{- range $key := list "maxCpu" "maxMemory" "maxClaimSize" -}}
+{{- $_ := set $limits $key (toString (get $limits $key)) -}}
+{{- end -}}
+{{- toYaml (dict "server" $server "limits" $limits) -}}
 {{- end -}}
 
 {{/* The URL people reach Berth at: auth.publicUrl, else the ingress's host. The schema refuses neither. */}}

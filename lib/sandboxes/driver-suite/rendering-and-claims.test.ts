@@ -1,5 +1,7 @@
 import { anActor } from "../../domain/test-fixtures.ts";
+import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessObjects } from "../../kube/access-objects.ts";
 import { SANDBOX_NAME_HASH_LABEL } from "../../domain/sandbox-api.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
 import { dryRunCreateSandbox } from "../create-sandbox.ts";
@@ -59,6 +61,30 @@ describe("every profile and workspace backend renders a Sandbox the cluster runs
     needsExec(world, context);
     const record = await world.readySandbox({ name: world.named("exec") });
     expect((await execInSandbox(world.deps, record.id, ["sh", "-c", "echo hi"], 10, anActor("alice"))).stdout).toBe("hi\n");
+  });
+});
+
+describe("a namespace that enforces the restricted Pod Security Standard", () => {
+  let namespace: string;
+  beforeAll(async () => {
+    namespace = world.named("restricted");
+    await accessObjects(world.cluster.operatorConnection).ensureNamespace(namespace, { "pod-security.kubernetes.io/enforce": "restricted" });
+  });
+
+  it("refuses a pod that does not meet it: the cluster enforces it here", async () => {
+    const core = world.cluster.operatorConnection.kubeConfig.makeApiClient(CoreV1Api);
+    const created = core.createNamespacedPod({ namespace, body: { metadata: { name: "plain" }, spec: { containers: [{ name: "plain", image: "busybox" }] } } });
+    await expect(created).rejects.toMatchObject({ code: 403, body: expect.stringContaining('violates PodSecurity \\"restricted:latest\\"') });
+  });
+
+  it.each(["generic", "claude", "opencode"])("admits a %s sandbox's pod, which becomes Ready", async (profile) => {
+    const record = await world.readySandbox({ name: world.named(`psa-${profile}`), namespace, profile, workspace: { backend: "ephemeral" } });
+    expect(record.podUid).toBeTruthy();
+  });
+
+  it("admits a sandbox with a claim as its workspace", async () => {
+    const record = await world.readySandbox({ name: world.named("psa-claim"), namespace, workspace: { claim: { ownership: "delete", claimName: world.named("psa-claim-ws") } } });
+    expect(record.podUid).toBeTruthy();
   });
 });
 

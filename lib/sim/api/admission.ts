@@ -6,11 +6,12 @@ import { addClaimProtection } from "../controllers/claim-protection.ts";
 import { admitClaimResize } from "../controllers/volume-binder.ts";
 import { applyDefaultStorageClass } from "../storage-topology.ts";
 import type { ResourceDefinition } from "./resources.ts";
+import { admitPodSecurity } from "./pod-security.ts";
 import { strategyFor } from "./strategies.ts";
 
 // What happens to an object on its way into storage besides validation: the kind's defaults
 // and the admission plugins a real API server runs (DefaultStorageClass, StorageObjectInUse-
-// Protection, PersistentVolumeClaimResize). Objects created by the simulated controllers pass
+// Protection, PersistentVolumeClaimResize, PodSecurity). Objects created by the simulated controllers pass
 // through here too, exactly as if they had been POSTed.
 
 export function admitCreate(store: ObjectStore, definition: ResourceDefinition, object: KubeObject): void {
@@ -21,6 +22,7 @@ export function admitCreate(store: ObjectStore, definition: ResourceDefinition, 
     addClaimProtection(object);
   }
   if (definition.group === "" && definition.resource === "services") allocateServiceAddresses(object, store.list(refs.services));
+  if (definition.group === "" && definition.resource === "pods") admitPodSecurity(object, store.peek(refs.namespaces, undefined, object.metadata.namespace ?? ""));
 }
 
 const SERVICE_CIDR_BASE = (10 << 24) | (96 << 16); // 10.96.0.0/12, as kubeadm and kind use

@@ -2,6 +2,7 @@
 
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
+import { SANDBOX_USER_ID } from "@/lib/render/pod-security.ts";
 import { useNamespacesWhere } from "@/app/(console)/_components/viewer-context.tsx";
 import type { CreateFormValues } from "./create-form-values.ts";
 import { RadioChoice, TextField } from "./form-fields.tsx";
@@ -14,7 +15,7 @@ const PROFILE_NOTES: Record<(typeof PROFILES)[number], string> = {
   generic: "A shell environment on the community base image.",
   claude: "Claude Code; keeps .claude/ and .claude.json in the workspace.",
   opencode: "OpenCode; keeps .opencode/ and its XDG config and data in the workspace.",
-  custom: "Your own image; you name it below.",
+  custom: `Your own image; you name it below. It runs as user ${SANDBOX_USER_ID}, not root, so its files must be readable by that user.`,
 };
 
 export function IdentitySection({ namespace }: { namespace: string }) {
@@ -49,7 +50,7 @@ export function IdentitySection({ namespace }: { namespace: string }) {
         choices={PROFILES.map((value) => ({ value, label: PROFILE_CATALOGUE[value].label, description: PROFILE_NOTES[value] }))}
       />
       <div className={styles.row}>
-        <TextField name="image" label="Image" placeholder={preset.image ?? "ghcr.io/example/agent:1.0"} hint={preset.image ? "Empty: the profile's image." : "Required for a custom profile."} monospace />
+        <TextField name="image" label="Image" placeholder={preset.image ?? "ghcr.io/example/agent:1.0"} hint={`${preset.image ? "Empty: the profile's image." : "Required for a custom profile."} Every sandbox runs as user ${SANDBOX_USER_ID} without root, extra privileges or a Kubernetes token (the restricted Pod Security Standard).`} monospace />
         <TextField
           name="command"
           label="Command"

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Person } from "@/lib/domain/person.ts";
+import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
+import { eventually } from "@/lib/sim/testing/eventually.ts";
+import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
+
+// What one person can send that must not hurt anyone else: bodies too large to read, text no
+// Kubernetes object can hold, and asks larger than the platform team allows. Each is refused
+// with a problem naming the field or the limit, and leaves nothing behind.
+
+const person = (id: string): Person => {
+  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
+  return { username: demo.email, groups: demo.groups };
+};
+const alex = person("alex");
+const bea = person("bea");
+
+const MAX_BODY_BYTES = 64 * 1024;
+const MAX_PER_NAMESPACE = 2;
+
+let api: ApiUnderTest;
+let count = 0;
+const named = (base: string) => `${base}-${Date.now().toString(36)}-${++count}`;
+
+beforeAll(async () => {
+  api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "20", BERTH_MAX_BODY_BYTES: String(MAX_BODY_BYTES), BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(MAX_PER_NAMESPACE) });
+  await eventually(() => {
+    if (!api.runtime.live.ready) throw new Error("the live list has not loaded yet");
+  }, { timeoutMs: 60_000 });
+}, 120_000);
+afterAll(() => api?.stop(), 120_000);
+
+const recordsNamed = async (name: string) => (await api.runtime.store.sandboxes.listAllLive()).filter((record) => record.name === name);
+const errorsOf = (json: unknown) => (json as { errors?: { field: string; code: string; message: string }[] }).errors ?? [];
+
+/** A body of `size` bytes, handed over in chunks as the server pulls them; `pulled()` says how much it took. */
+function streamedBody(size: number, chunk = 16 * 1024) {
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= size) return controller.close();
+      const bytes = new Uint8Array(Math.min(chunk, size - sent)).fill(0x20);
+      sent += bytes.byteLength;
+      controller.enqueue(bytes);
+    },
+  });
+  return { stream, pulled: () => sent };
+}
+
+describe("a request body larger than the cap", () => {
+  it("is 413 when its declared length is over the cap, before a byte of it is read", async () => {
+    const body = streamedBody(100 * 1024 * 1024);
+    const answer = await api.call("createSandbox", alex, { body: body.stream, headers: { "content-length": String(100 * 1024 * 1024) } });
+    expect(answer.status).toBe(413);
+    expect(body.pulled()).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it("is cut off at the cap when it comes without a length", async () => {
+    const body = streamedBody(10 * 1024 * 1024);
+    const answer = await api.call("createSandbox", alex, { body: body.stream });
+    expect(answer.status).toBe(413);
+    expect(body.pulled()).toBeLessThan(MAX_BODY_BYTES + 64 * 1024);
+  });
+
+  it("names the limit and how a platform team changes it", async () => {
+    const answer = await api.call("createSandbox", alex, { body: `{"name":"${"x".repeat(MAX_BODY_BYTES)}"}` });
+    expect(answer.json).toMatchObject({ status: 413, code: "body-too-large", detail: expect.stringMatching(/larger than 64 KiB.*BERTH_MAX_BODY_BYTES/) });
+  });
+
+  it("is refused before anyone asks who sent it to be read: a caller who is not signed in gets 401", async () => {
+    const answer = await api.call("createSandbox", null, { body: "x".repeat(MAX_BODY_BYTES * 2) });
+    expect(answer.status).toBe(401);
+  });
+});
+
+describe("text no Kubernetes object can hold", () => {
+  it("is refused when an environment value holds a NUL, naming the field", async () => {
+    const name = named("nul");
+    const answer = await api.call("createSandbox", alex, { body: { name, namespace: "team-a", env: [{ name: "KEY", value: "a\u0000b" }] } });
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer.json)).toEqual([{ field: "env[0].value", code: "text.forbidden-character", message: expect.stringContaining("contains a NUL character") }]);
+  });
+
+  it("is refused when a command holds half of a surrogate pair, naming the field", async () => {
+    const answer = await api.call("createSandbox", alex, { body: `{"name":"${named("surrogate")}","namespace":"team-a","command":["echo","\\ud800"]}` });
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer.json)).toEqual([{ field: "command[1]", code: "text.forbidden-character", message: expect.stringContaining("surrogate pair") }]);
+  });
+
+  it("is refused in the dry run exactly as in the create", async () => {
+    const body = { name: named("dry"), namespace: "team-a", env: [{ name: "KEY", value: "\u0000" }] };
+    const dryRun = await api.call("createSandbox", alex, { query: { dryRun: "true" }, body });
+    expect(dryRun.status).toBe(400);
+    expect(errorsOf(dryRun.json)).toEqual(errorsOf((await api.call("createSandbox", alex, { body })).json));
+  });
+
+  it("is refused in a query parameter too", async () => {
+    const answer = await api.call("listSandboxes", alex, { query: { namespace: "team-a\u0000" } });
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer.json)).toMatchObject([{ field: "namespace", code: "text.forbidden-character" }]);
+  });
+
+  it("leaves no sandbox behind", async () => {
+    const name = named("nul-left");
+    await api.call("createSandbox", alex, { body: { name, namespace: "team-a", env: [{ name: "K", value: "\u0000" }] } });
+    expect(await recordsNamed(name)).toEqual([]);
+  });
+
+  it("includes bytes that are not UTF-8", async () => {
+    const answer = await api.call("createSandbox", alex, { body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+    expect(answer.json).toMatchObject({ status: 400, code: "invalid-encoding" });
+  });
+
+  it("includes JSON nested deeper than any request of the API", async () => {
+    const answer = await api.call("createSandbox", alex, { body: `{"name":${"[".repeat(10_000)}${"]".repeat(10_000)}}` });
+    expect(answer.json).toMatchObject({ status: 400, code: "too-deep" });
+  });
+});
+
+describe("a sandbox that asks for more than the gateway allows", () => {
+  it("is refused for 100,000 CPUs, naming the field and the limit", async () => {
+    const answer = await api.call("createSandbox", alex, { body: { name: named("cpus"), namespace: "team-a", resources: { requests: { cpu: "100000" } } } });
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer.json)).toEqual([{ field: "resources.requests.cpu", code: "limit.cpu", message: expect.stringContaining("more than this gateway allows (16)") }]);
+  });
+
+  it("is refused for a 1 EiB claim", async () => {
+    const answer = await api.call("createSandbox", alex, { body: { name: named("eib"), namespace: "team-a", workspace: { claim: { size: "1Ei" } } } });
+    expect(errorsOf(answer.json)).toMatchObject([{ field: "workspace.claim.size", code: "limit.claim-size" }]);
+  });
+
+  it("is refused for a 31-year grace period", async () => {
+    const answer = await api.call("createSandbox", alex, { body: { name: named("grace"), namespace: "team-a", disruptionPolicy: { terminationGracePeriodSeconds: 31 * 365 * 86_400 } } });
+    expect(errorsOf(answer.json)).toMatchObject([{ field: "disruptionPolicy.terminationGracePeriodSeconds", code: "limit.grace-period" }]);
+  });
+});
+
+describe("the sandboxes-per-namespace quota", () => {
+  const fill = async () => {
+    for (let index = (await api.runtime.store.sandboxes.countLiveIn("team-b")); index < MAX_PER_NAMESPACE; index++) {
+      const answer = await api.call("createSandbox", bea, { body: { name: named("quota"), namespace: "team-b", workspace: { backend: "ephemeral" } } });
+      expect(answer.status).toBe(201);
+    }
+  };
+
+  it("refuses one more sandbox with 403, naming the namespace and the limit", async () => {
+    await fill();
+    const answer = await api.call("createSandbox", bea, { body: { name: named("over"), namespace: "team-b", workspace: { backend: "ephemeral" } } });
+    expect(answer.status).toBe(403);
+    expect(answer.json).toMatchObject({ code: "quota-exceeded", errors: [{ field: "namespace", code: "limit.too-many", message: expect.stringContaining(`namespace team-b already has ${MAX_PER_NAMESPACE} sandboxes`) }] });
+  });
+
+  it("is refused in the dry run as in the create", async () => {
+    await fill();
+    const answer = await api.call("createSandbox", bea, { query: { dryRun: "true" }, body: { name: named("over-dry"), namespace: "team-b", workspace: { backend: "ephemeral" } } });
+    expect(answer.json).toMatchObject({ status: 403, code: "quota-exceeded" });
+  });
+
+  it("leaves nothing of the refused create: no record, and the count as it was", async () => {
+    await fill();
+    const name = named("over-left");
+    await api.call("createSandbox", bea, { body: { name, namespace: "team-b", workspace: { backend: "ephemeral" } } });
+    expect(await recordsNamed(name)).toEqual([]);
+    expect(await api.runtime.store.sandboxes.countLiveIn("team-b")).toBe(MAX_PER_NAMESPACE);
+  });
+
+  it("is per namespace: another namespace still has room", async () => {
+    await fill();
+    const answer = await api.call("createSandbox", alex, { body: { name: named("elsewhere"), namespace: "team-a", workspace: { backend: "ephemeral" } } });
+    expect(answer.status).toBe(201);
+  });
+});

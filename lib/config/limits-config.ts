@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { gatewayLimitsSchema, limitEnvironmentVariable, type GatewayLimits } from "../domain/gateway-limits.ts";
+
+// The limits a platform team sets, from the environment (BERTH_MAX_CPU, …) or the config file's
+// `limits:` section (the Helm values' `limits:` one for one). Environment wins over the file.
+
+export const requestLimitsSchema = z.object({
+  /** Largest request body Berth reads; a larger one is answered 413 before it is parsed. */
+  maxBodyBytes: z.coerce.number().int("maxBodyBytes must be a whole number of bytes").min(1024, "maxBodyBytes must be at least 1024").default(1024 * 1024),
+});
+export type RequestLimits = z.infer<typeof requestLimitsSchema>;
+
+export type LimitsConfig = GatewayLimits & RequestLimits;
+
+const limitsSchema = gatewayLimitsSchema.extend(requestLimitsSchema.shape);
+
+export const LIMIT_KEYS = Object.keys(limitsSchema.shape) as (keyof LimitsConfig)[];
+
+/** The limits in effect, or null after adding each problem (naming the variable or file key) to `problems`. */
+export function resolveLimits(env: Record<string, string | undefined>, fromFile: Record<string, unknown>, file: string | null, problems: string[]): LimitsConfig | null {
+  const raw: Record<string, unknown> = {};
+  const where: Record<string, string> = {};
+  for (const key of LIMIT_KEYS) {
+    const variable = limitEnvironmentVariable(key);
+    if (env[variable] !== undefined && env[variable] !== "") {
+      raw[key] = env[variable];
+      where[key] = variable;
+    } else if (fromFile[key] !== undefined) {
+      raw[key] = fromFile[key];
+      where[key] = `limits.${key} in ${file}`;
+    }
+  }
+  const result = limitsSchema.safeParse(raw);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0]);
+    problems.push(`${where[key] ?? key} = ${JSON.stringify(raw[key])}: ${issue.message}.`);
+  }
+  return null;
+}
