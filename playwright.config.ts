@@ -94,6 +94,13 @@ export default defineConfig({
       BERTH_SIM_CLOCK_SCALE: "20",
       // Reached as the tests reach it: the sign-in's redirects and the origin check use this.
       BERTH_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // The suites make hundreds of sandboxes, quickly, as one person in one namespace; the
+      // limits and rates have their own tests (app/api/hostile-input.test.ts).
+      BERTH_MAX_SANDBOXES_PER_NAMESPACE: "10000",
+      BERTH_CREATES_PER_MINUTE: "100000",
+      BERTH_COMMANDS_PER_MINUTE: "100000",
+      BERTH_WRITES_PER_MINUTE: "100000",
+      BERTH_STREAMS_PER_PERSON: "1000",
       ...("env" in server ? server.env : {}),
     },
     reuseExistingServer: false,

@@ -30,7 +30,7 @@ const demo = (id: string): Person => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function benchAccess(): Promise<AccessBenchResult> {
-  const api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "50" });
+  const api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "50", BERTH_CREATES_PER_MINUTE: "100000", BERTH_WRITES_PER_MINUTE: "100000" });
   try {
     const { runtime } = api;
     await eventually(() => {

@@ -34,7 +34,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 
 function startConsole(dataDir: string): ChildProcess {
   return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: BASE },
+    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: BASE, BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(SANDBOXES * 2) },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

@@ -17,13 +17,15 @@ const bea = person("bea");
 
 const MAX_BODY_BYTES = 64 * 1024;
 const MAX_PER_NAMESPACE = 2;
+const CREATES_PER_MINUTE = 20;
+const STREAMS_PER_PERSON = 2;
 
 let api: ApiUnderTest;
 let count = 0;
 const named = (base: string) => `${base}-${Date.now().toString(36)}-${++count}`;
 
 beforeAll(async () => {
-  api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "20", BERTH_MAX_BODY_BYTES: String(MAX_BODY_BYTES), BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(MAX_PER_NAMESPACE) });
+  api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "20", BERTH_MAX_BODY_BYTES: String(MAX_BODY_BYTES), BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(MAX_PER_NAMESPACE), BERTH_CREATES_PER_MINUTE: String(CREATES_PER_MINUTE), BERTH_STREAMS_PER_PERSON: String(STREAMS_PER_PERSON) });
   await eventually(() => {
     if (!api.runtime.live.ready) throw new Error("the live list has not loaded yet");
   }, { timeoutMs: 60_000 });
@@ -170,3 +172,39 @@ describe("the sandboxes-per-namespace quota", () => {
     expect(answer.status).toBe(201);
   });
 });
+
+describe("a person who sends too many requests", () => {
+  // People of team-a of their own, so that no other test spends their budget.
+  const rita: Person = { username: "rita@berth.example", groups: ["team-a"] };
+  const sam: Person = { username: "sam@berth.example", groups: ["team-a"] };
+  const dryRunCreate = (as: Person) => api.call("createSandbox", as, { query: { dryRun: "true" }, body: { name: named("rate"), namespace: "team-a", workspace: { backend: "ephemeral" } } });
+
+  it("is refused with 429 and Retry-After once past the creates per minute, naming the limit", async () => {
+    for (let index = 0; index < CREATES_PER_MINUTE; index++) expect((await dryRunCreate(rita)).status).toBe(200);
+    const refused = await dryRunCreate(rita);
+    expect({ status: refused.status, retryAfter: Number(refused.headers.get("retry-after")) > 0, problem: refused.json }).toEqual({
+      status: 429,
+      retryAfter: true,
+      problem: expect.objectContaining({ code: "rate-limited", detail: expect.stringContaining(`limit of ${CREATES_PER_MINUTE} sandboxes created per minute`) }),
+    });
+  });
+
+  it("does not hold back anyone else", async () => {
+    expect((await dryRunCreate(sam)).status).toBe(200);
+  });
+
+  it("may not open more event streams than the cap; one more is 429", async () => {
+    const open = [api.runtime.rateLimits.openStream(rita.username), api.runtime.rateLimits.openStream(rita.username)];
+    const refused = await api.call("events", rita);
+    open.forEach((close) => close());
+    expect([refused.status, (refused.json as { code: string }).code]).toEqual([429, "rate-limited"]);
+  });
+
+  it("may open a stream again once one of theirs has closed", async () => {
+    const close = api.runtime.rateLimits.openStream(rita.username);
+    const answer = await api.call("events", rita);
+    close();
+    expect(answer.status).toBe(200);
+  });
+});
+

@@ -4,9 +4,19 @@ import { gatewayLimitsSchema, limitEnvironmentVariable, type GatewayLimits } fro
 // The limits a platform team sets, from the environment (BERTH_MAX_CPU, …) or the config file's
 // `limits:` section (the Helm values' `limits:` one for one). Environment wins over the file.
 
+const perMinute = (key: string, fallback: number) => z.coerce.number().int(`${key} must be a whole number`).min(1, `${key} must be at least 1`).default(fallback);
+
 export const requestLimitsSchema = z.object({
   /** Largest request body Berth reads; a larger one is answered 413 before it is parsed. */
   maxBodyBytes: z.coerce.number().int("maxBodyBytes must be a whole number of bytes").min(1024, "maxBodyBytes must be at least 1024").default(1024 * 1024),
+  /** Sandboxes one person may create per minute (in bursts of up to as many). */
+  createsPerMinute: perMinute("createsPerMinute", 30),
+  /** Commands and checkpoints one person may run per minute. */
+  commandsPerMinute: perMinute("commandsPerMinute", 120),
+  /** Other changes one person may make per minute. */
+  writesPerMinute: perMinute("writesPerMinute", 300),
+  /** Event streams one person may have open at once (a browser tab holds one). */
+  streamsPerPerson: z.coerce.number().int("streamsPerPerson must be a whole number").min(1, "streamsPerPerson must be at least 1").default(10),
 });
 export type RequestLimits = z.infer<typeof requestLimitsSchema>;
 

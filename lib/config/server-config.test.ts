@@ -233,7 +233,18 @@ describe("the simulated cluster's settings", () => {
 
 describe("limits", () => {
   it("are the built-in ones when nothing is configured", () => {
-    expect(loadServerConfig(inputs()).limits).toEqual({ maxCpu: "16", maxMemory: "64Gi", maxClaimSize: "1Ti", maxGracePeriodSeconds: 3600, maxSandboxesPerNamespace: 100, maxBodyBytes: 1048576 });
+    expect(loadServerConfig(inputs()).limits).toEqual({
+      maxCpu: "16",
+      maxMemory: "64Gi",
+      maxClaimSize: "1Ti",
+      maxGracePeriodSeconds: 3600,
+      maxSandboxesPerNamespace: 100,
+      maxBodyBytes: 1048576,
+      createsPerMinute: 30,
+      commandsPerMinute: 120,
+      writesPerMinute: 300,
+      streamsPerPerson: 10,
+    });
   });
 
   it("come from the config file's limits section", () => {

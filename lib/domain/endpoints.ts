@@ -73,6 +73,11 @@ export interface Endpoint {
   };
   /** Writes: what the audit log calls the change, and who records a success (refusals and failures are always recorded). */
   audit?: { action: string; targetKind: string; recordedBy: "lifecycle" | "edge" };
+  /**
+   * Which of a person's rate limits a call takes from: creates and commands have their own;
+   * every other write takes from `writes`, reads from none.
+   */
+  rate?: "creates" | "commands";
   /** The answers when it works, by HTTP status. */
   answers: Record<number, EndpointAnswer>;
   /** The statuses it answers with problem+json besides the ones every endpoint may give. */
@@ -152,8 +157,9 @@ export const ENDPOINTS = {
     access: kubernetes("create", KUBERNETES_RESOURCES.sandboxes, "spec"),
     query: createQuerySchema,
     body: { schema: sandboxSpecSchema, required: true, validatedByHandler: true },
+    rate: "creates",
     answers: { ...created(sandboxRecordSchema, "Created"), ...ok(dryRunResultSchema, "Dry run: the manifests the create would make") },
-    problems: [400, 409, 503],
+    problems: [400, 403, 409, 413, 429, 503],
     audit: { action: "sandbox.create", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   getSandbox: {
@@ -212,8 +218,9 @@ export const ENDPOINTS = {
     access: kubernetes("create", KUBERNETES_RESOURCES.pods, "sandbox", "exec"),
     params: sandboxParams,
     body: { schema: execRequestSchema, required: true },
+    rate: "commands",
     answers: ok(execResultSchema, "The command ran (whatever its exit code)"),
-    problems: [400, 404, 409, 504],
+    problems: [400, 404, 409, 429, 504],
     audit: { action: "sandbox.exec", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   checkpointSandbox: {
@@ -222,8 +229,9 @@ export const ENDPOINTS = {
     summary: "Run a checkpoint now: the hook within its grace period, a flush, the state marker; answers how it went",
     access: kubernetes("create", KUBERNETES_RESOURCES.pods, "sandbox", "exec"),
     params: sandboxParams,
+    rate: "commands",
     answers: ok(checkpointOutcomeSchema, "Succeeded, Failed or TimedOut: a result, not an error"),
-    problems: [404, 409],
+    problems: [404, 409, 429],
     audit: { action: "sandbox.checkpoint", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },
   listCheckpoints: {
@@ -252,7 +260,7 @@ export const ENDPOINTS = {
     access: { kind: "signed-in", shows: "the events of sandboxes in namespaces where the person may list sandboxes.agents.x-k8s.io" },
     query: eventsQuerySchema,
     answers: { 200: { description: "An event stream; each event's data is a TimelineEvent", contentType: "text/event-stream" } },
-    problems: [400],
+    problems: [400, 429],
   },
   listVolumes: {
     method: "GET",

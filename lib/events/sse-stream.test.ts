@@ -84,4 +84,77 @@ describe("the timeline event stream", () => {
     abort.abort();
     expect(reasons).toEqual(["Now"]);
   });
+
+  it("replays a long gap in order, a page at a time", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 10; index++) await record(`Missed${index}`);
+    const abort = new AbortController();
+    const { reasons } = await readEvents(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, signal: abort.signal, bounds: { replayPage: 3 } }), 10);
+    abort.abort();
+    expect(reasons).toEqual(Array.from({ length: 10 }, (_, index) => `Missed${index}`));
+  });
+
+  it("reads no page of the replay before the reader has taken the one before", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 6; index++) await record(`Missed${index}`);
+    let pagesRead = 0;
+    const timeline = { ...store.timeline, listAfter: (request: Parameters<Store["timeline"]["listAfter"]>[0]) => (pagesRead++, store.timeline.listAfter(request)) };
+    const abort = new AbortController();
+    const stream = timelineEventStream({ timeline, lastEventId: start.id, signal: abort.signal, bounds: { replayPage: 2 } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const idle = pagesRead;
+    await readEvents(stream, 6);
+    abort.abort();
+    // Three pages of two: the fourth (empty, the end) only when the reader asks for more.
+    expect([idle, pagesRead]).toEqual([0, 3]);
+  });
+
+  it("tells a reader too far behind to reload, with the newest id, and then goes live", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 5; index++) await record(`Missed${index}`);
+    const newest = await store.timeline.newestId();
+    const abort = new AbortController();
+    const reader = timelineEventStream({ timeline: store.timeline, lastEventId: start.id, signal: abort.signal, bounds: { replayWindow: 3 } }).getReader();
+    let text = "";
+    while (!text.includes("event: reload")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain(`id: ${newest}\nevent: reload\ndata: {"reason":"too-far-behind","behindAtLeast":3}`);
+    expect(text).not.toContain("event: timeline");
+    reader.releaseLock();
+    abort.abort();
+  });
+
+  it("after a reload, follows live from the newest event", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 5; index++) await record(`Missed${index}`);
+    const abort = new AbortController();
+    const stream = timelineEventStream({ timeline: store.timeline, lastEventId: start.id, signal: abort.signal, bounds: { replayWindow: 3 } });
+    const reading = readEvents(stream, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await record("Live");
+    const { reasons } = await reading;
+    abort.abort();
+    expect(reasons).toEqual(["Live"]);
+  });
+
+  it("cuts off a reader that stops reading while live events pile up, and says it ended", async () => {
+    let closed = 0;
+    const abort = new AbortController();
+    const stream = timelineEventStream({ timeline: store.timeline, signal: abort.signal, bounds: { maxBacklog: 3 }, onClose: () => closed++ });
+    for (let index = 0; index < 8; index++) await record(`Piled${index}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reader = stream.getReader();
+    await expect((async () => {
+      for (;;) if ((await reader.read()).done) return "ended";
+    })()).rejects.toThrow("the reader fell too far behind");
+    expect(closed).toBe(1);
+  });
+
+  it("says it ended exactly once when the client goes away", async () => {
+    let closed = 0;
+    const abort = new AbortController();
+    const stream = timelineEventStream({ timeline: store.timeline, signal: abort.signal, onClose: () => closed++ });
+    abort.abort();
+    await stream.cancel().catch(() => {});
+    expect(closed).toBe(1);
+  });
 });

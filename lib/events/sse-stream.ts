@@ -5,9 +5,16 @@ import { subscribeToTimeline } from "./event-bus.ts";
 // GET /api/v1/events as Server-Sent Events: every timeline event with its id, so that a client
 // reconnecting with Last-Event-ID gets exactly what it missed (from the store) and then the live
 // stream (from the bus) — nothing lost, nothing twice — and a heartbeat so proxies keep it open.
+//
+// What a reader costs is bounded. The replay is read a page at a time, and the next page only
+// when the reader has taken the last one (the stream's pull), so a reader far behind never has
+// everything in memory at once. A reader more than REPLAY_WINDOW events behind is not replayed
+// at all: it gets a `reload` event (whose id is the newest event's) telling it to read the
+// current state afresh, and the live stream from there. A reader that stops reading while live
+// events pile up past MAX_BACKLOG is cut off; its browser reconnects with its last id.
 
 export interface SseOptions {
-  timeline: Pick<TimelineRepository, "listAfter">;
+  timeline: Pick<TimelineRepository, "listAfter" | "countAfter" | "newestId">;
   /** The last event id the client has (Last-Event-ID); undefined: live events only. */
   lastEventId?: string;
   sandboxId?: string;
@@ -15,79 +22,134 @@ export interface SseOptions {
   visible?: (event: TimelineEvent) => Promise<boolean>;
   signal: AbortSignal;
   heartbeatMs?: number;
+  /** Called once when the stream ends, however it ends. */
+  onClose?: () => void;
+  /** Tests set smaller bounds. */
+  bounds?: Partial<typeof DEFAULT_BOUNDS>;
 }
 
-const REPLAY_PAGE = 500;
+const DEFAULT_BOUNDS = { replayPage: 200, replayWindow: 10_000, maxBacklog: 1_000 };
+
 const encoder = new TextEncoder();
 
 export function formatSse(event: TimelineEvent): string {
   return `id: ${event.id}\nevent: timeline\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** Tells the client its last id is too far behind to replay: read the state afresh, then follow from `newestId`. */
+export function formatReload(newestId: string, behind: number): string {
+  return `id: ${newestId}\nevent: reload\ndata: ${JSON.stringify({ reason: "too-far-behind", behindAtLeast: behind })}\n\n`;
+}
+
 const after = (a: string, b: string) => BigInt(a) > BigInt(b);
 
 export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Array> {
+  const bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
+  const wanted = (event: TimelineEvent) => !options.sandboxId || event.sandboxId === options.sandboxId;
+  const visible = options.visible ?? (async () => true);
+  let last = options.lastEventId;
+  /** Live events that arrive while the replay runs; null once it has finished. */
+  let held: TimelineEvent[] | null = options.lastEventId === undefined ? null : [];
+  let replaying = options.lastEventId !== undefined;
+  let windowChecked = false;
+  let ended = false;
   let cleanup = () => {};
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
+  // Set in start(), used by pull() and finishReplay().
+  let send: (text: string) => void = () => {};
+  let sendLive: (event: TimelineEvent) => void = () => {};
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const end = () => {
+          if (ended) return;
+          ended = true;
           cleanup();
-        }
-      };
-      const wanted = (event: TimelineEvent) => !options.sandboxId || event.sandboxId === options.sandboxId;
-      const visible = options.visible ?? (async () => true);
-      // Subscribe before replaying, and hold live events until the replay is done: an event
-      // stored while replaying is then either in the replay or in the held ones, never lost.
-      let last = options.lastEventId;
-      let held: TimelineEvent[] | null = [];
-      // Live events pass the visibility check one after another, so they leave in commit order.
-      let sending = Promise.resolve();
-      const sendLive = (event: TimelineEvent) => {
-        sending = sending.then(async () => {
-          if ((last === undefined || after(event.id, last)) && (await visible(event).catch(() => false))) {
-            last = event.id;
-            send(formatSse(event));
+          options.onClose?.();
+        };
+        send = (text: string) => {
+          if (ended) return;
+          if ((controller.desiredSize ?? 0) < -bounds.maxBacklog) {
+            end();
+            controller.error(new Error("the reader fell too far behind"));
+            return;
+          }
+          try {
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            end();
+          }
+        };
+        // Live events pass the visibility check one after another, so they leave in commit order.
+        let sending = Promise.resolve();
+        sendLive = (event: TimelineEvent) => {
+          sending = sending.then(async () => {
+            if ((last === undefined || after(event.id, last)) && (await visible(event).catch(() => false))) {
+              last = event.id;
+              send(formatSse(event));
+            }
+          });
+        };
+        // Subscribed before the replay starts, with live events held until it is done: an event
+        // stored while replaying is then either in the replay or in the held ones, never lost.
+        const unsubscribe = subscribeToTimeline((event) => {
+          if (!wanted(event)) return;
+          if (held) held.push(event);
+          else sendLive(event);
+        });
+        const heartbeat = setInterval(() => send(`: heartbeat ${new Date().toISOString()}\n\n`), options.heartbeatMs ?? 15_000);
+        cleanup = () => {
+          unsubscribe();
+          clearInterval(heartbeat);
+        };
+        options.signal.addEventListener("abort", () => {
+          end();
+          try {
+            controller.close();
+          } catch {
+            // Already closed or errored.
           }
         });
-      };
-      const unsubscribe = subscribeToTimeline((event) => {
-        if (!wanted(event)) return;
-        if (held) held.push(event);
-        else sendLive(event);
-      });
-      const heartbeat = setInterval(() => send(`: heartbeat ${new Date().toISOString()}\n\n`), options.heartbeatMs ?? 15_000);
-      cleanup = () => {
-        unsubscribe();
-        clearInterval(heartbeat);
-      };
-      options.signal.addEventListener("abort", () => {
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          // Already closed.
-        }
-      });
-      send(`retry: 2000\n\n`);
-      if (options.lastEventId !== undefined) {
-        for (;;) {
-          const page = await options.timeline.listAfter({ after: last, sandboxId: options.sandboxId, limit: REPLAY_PAGE });
-          for (const event of page) {
-            last = event.id;
-            if (await visible(event).catch(() => false)) send(formatSse(event));
+        send(`retry: 2000\n\n`);
+      },
+      async pull() {
+        if (!replaying || ended) return;
+        if (!windowChecked) {
+          windowChecked = true;
+          // Is the reader within the window at all?
+          const behind = await options.timeline.countAfter({ after: last!, sandboxId: options.sandboxId, limit: bounds.replayWindow + 1 });
+          if (behind > bounds.replayWindow) {
+            const newest = (await options.timeline.newestId()) ?? last!;
+            last = newest;
+            send(formatReload(newest, behind - 1));
+            finishReplay();
+            return;
           }
-          if (page.length < REPLAY_PAGE) break;
         }
-      }
-      const pending = held;
-      held = null;
-      for (const event of pending) sendLive(event);
+        const page = await options.timeline.listAfter({ after: last, sandboxId: options.sandboxId, limit: bounds.replayPage });
+        let text = "";
+        for (const event of page) {
+          last = event.id;
+          if (await visible(event).catch(() => false)) text += formatSse(event);
+        }
+        if (text) send(text);
+        if (page.length < bounds.replayPage) finishReplay();
+      },
+      cancel() {
+        if (ended) return;
+        ended = true;
+        cleanup();
+        options.onClose?.();
+      },
     },
-    cancel() {
-      cleanup();
-    },
-  });
+    // One chunk queued at a time: the next replay page is read once the reader took this one.
+    { highWaterMark: 1 },
+  );
+
+  function finishReplay() {
+    replaying = false;
+    const pending = held ?? [];
+    held = null;
+    for (const event of pending) sendLive(event);
+  }
 }

@@ -61,6 +61,7 @@ export function problemFor(error: unknown): ProblemDetails {
   if (named(error, "InvalidCursorError")) {
     return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
   }
+  if (named(error, "RateLimitedError")) return problem(429, "rate-limited", "Too many requests", error.message);
   if (named<PayloadTooLargeError>(error, "PayloadTooLargeError")) return problem(413, "body-too-large", "The request body is too large", error.message);
   if (named<UnreadableBodyError>(error, "UnreadableBodyError")) return problem(400, error.code, "The request body cannot be read", error.message, error.problems.length > 0 ? error.problems : undefined);
   if (named<BadRequestError>(error, "BadRequestError")) return problem(400, error.code, "The request is not valid", error.message);

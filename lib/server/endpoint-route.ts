@@ -18,6 +18,7 @@ import { allowedOrigins } from "./identity.ts";
 import { problem, problemResponse, type ProblemDetails } from "./problem-details.ts";
 import { crossSite, misdirected, notJson, offLoopback, UNSAFE_METHODS } from "./request-edge.ts";
 import { forbiddenText, readBoundedText, UnreadableBodyError } from "./request-body.ts";
+import type { RateLimitedError } from "./rate-limits.ts";
 import { getRuntime, type Runtime } from "./runtime.ts";
 import { sessionCookie } from "./sign-in-flow.ts";
 
@@ -216,6 +217,9 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
         if (refused) return answer(problemResponse(refused));
       }
       if (!caller && endpoint.access.kind !== "public") throw new NotSignedInError("Sign in first, or send `Authorization: Bearer <Kubernetes token>`.");
+      // Before the body is read: a person over their rate costs the server nothing more.
+      const rate = endpoint.rate ?? (writes ? "writes" : null);
+      if (rate && caller) runtime.rateLimits.take(caller.person.username, rate);
       params = endpoint.params ? parseWith(endpoint.params, await context.params, "invalid-parameter") : {};
       const query = endpoint.query ? parseWith(endpoint.query, queryOf(request), "invalid-query") : {};
       json = await readJson(request, endpoint, runtime.config.limits.maxBodyBytes);
@@ -262,6 +266,7 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
         await record(runtime, endpoint, auditTarget(params, json), actor, denied ? "Denied" : "Allowed", "Failed", { status: details.status, code: details.code, detail: details.detail, ...asked });
       }
       const response = problemResponse(details);
+      if (error instanceof Error && error.name === "RateLimitedError") response.headers.set("Retry-After", String((error as RateLimitedError).retryAfterSeconds));
       if (details.status === 401) response.headers.set("WWW-Authenticate", 'Bearer realm="berth"');
       return answer(response);
     }

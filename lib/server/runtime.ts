@@ -9,6 +9,7 @@ import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startIdentity, type IdentityRuntime } from "./identity.ts";
 import { startReconciler, type RunningReconciler } from "./reconciler.ts";
+import { RateLimits } from "./rate-limits.ts";
 
 export interface Runtime {
   config: ServerConfig;
@@ -23,6 +24,8 @@ export interface Runtime {
   /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
   live: LiveSandboxes;
   reconciler: RunningReconciler;
+  /** Each person's request rates and open event streams, in this process. */
+  rateLimits: RateLimits;
   startedAt: Date;
   /** How long configuration and store took to become ready at start. */
   startupMs: number;
@@ -61,7 +64,8 @@ async function start(): Promise<Runtime> {
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight();
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
-  const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const rateLimits = new RateLimits(config.limits);
+  const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));
   process.once("SIGTERM", exit);
   process.once("SIGINT", exit);

@@ -67,6 +67,17 @@ export function timelineRepository(db: Db) {
       }
     },
 
+    /** How many events were recorded after an event id, counted up to `limit`: how far behind a reader is. */
+    async countAfter(request: { after: string; sandboxId?: string; limit: number }): Promise<number> {
+      return db.timelineEvent.count({ where: { id: afterId(request.after), ...(request.sandboxId ? { sandboxId: request.sandboxId } : {}) }, take: request.limit });
+    },
+
+    /** The id of the newest event, or null before the first. */
+    async newestId(): Promise<string | null> {
+      const row = await db.timelineEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
+      return row ? row.id.toString() : null;
+    },
+
     /** Everything recorded after an event id, oldest first: what an SSE client missed. */
     async listAfter(request: { after?: string; sandboxId?: string; limit: number }): Promise<TimelineEvent[]> {
       const rows = await db.timelineEvent.findMany({

@@ -21,7 +21,8 @@ const RECONNECT_AFTER_MS = 3_000;
  * about as stale in the react-query cache, so every page on screen refetches what changed. The
  * browser resends Last-Event-ID when it reconnects, and a new stream started after the browser
  * gave up resumes from the last id seen (`?lastEventId=`), so nothing is lost across a drop;
- * after a drop everything is refreshed once. Shows plainly whether updates are live.
+ * after a drop everything is refreshed once, and so after a `reload` (the server's answer to a
+ * last id too far behind to replay). Shows plainly whether updates are live.
  */
 export function LiveUpdates() {
   const queryClient = useQueryClient();
@@ -56,6 +57,12 @@ export function LiveUpdates() {
         // (a server restarting says 503): then start a new stream after a pause.
         if (source?.readyState === EventSource.CLOSED) retry = setTimeout(connect, RECONNECT_AFTER_MS);
       };
+      // The server will not replay that much: read everything afresh, and follow from its newest id.
+      source.addEventListener("reload", (event) => {
+        const message = event as MessageEvent<string>;
+        if (message.lastEventId) lastEventId = message.lastEventId;
+        void queryClient.invalidateQueries();
+      });
       source.addEventListener("timeline", (event) => {
         const message = event as MessageEvent<string>;
         if (message.lastEventId) lastEventId = message.lastEventId;

@@ -27,6 +27,7 @@ export interface ApiRequest {
 
 export interface ApiAnswer {
   status: number;
+  headers: Headers;
   /** The body as JSON, or null when it was not JSON (a stream, text, a redirect). */
   json: unknown;
   text: string;
@@ -86,7 +87,7 @@ async function answerOf(response: Response): Promise<ApiAnswer> {
   if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
     // A stream never ends by itself: that it opened is the answer.
     await response.body?.cancel();
-    return { status: response.status, json: null, text: "" };
+    return { status: response.status, headers: response.headers, json: null, text: "" };
   }
   const text = await response.text();
   let json: unknown = null;
@@ -95,7 +96,7 @@ async function answerOf(response: Response): Promise<ApiAnswer> {
   } catch {
     // Not JSON: the text is the answer.
   }
-  return { status: response.status, json, text };
+  return { status: response.status, headers: response.headers, json, text };
 }
 
 /**

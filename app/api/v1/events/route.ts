@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
 /**
  * Server-Sent Events for every timeline event the caller may see (`?sandbox={id}` narrows):
  * a sandbox's events to those who may list sandboxes in its namespace, a maintenance run's to
- * those who may read maintenance runs. Last-Event-ID resumes.
+ * those who may read maintenance runs. Last-Event-ID resumes (or, far behind, says `reload`).
+ * A person may hold a few streams at once (limits.streamsPerPerson); one more is 429.
  */
 export const GET = endpointRoute("events", async ({ request, runtime, caller, query }) => {
   const lastEventId = request.headers.get("last-event-id") ?? query.lastEventId;
@@ -33,7 +34,8 @@ export const GET = endpointRoute("events", async ({ request, runtime, caller, qu
     const namespace = await namespaceOf(event.sandboxId);
     return namespace !== null && maySeeSandboxesIn(runtime, caller.person, namespace);
   };
-  const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, signal: request.signal });
+  const closed = runtime.rateLimits.openStream(caller.person.username);
+  const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, signal: request.signal, onClose: closed });
   return new Response(stream, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no", Connection: "keep-alive" },
   });
