@@ -208,3 +208,14 @@ describe("a person who sends too many requests", () => {
   });
 });
 
+
+describe("/api/health", () => {
+  it("tells a caller who is not signed in whether Berth serves, and nothing more", async () => {
+    const answer = await api.call("health", null);
+    expect([answer.status, answer.json]).toEqual([200, { status: "ok" }]);
+  });
+
+  it("tells a signed-in person what Berth is connected to", async () => {
+    expect((await api.call("health", alex)).json).toMatchObject({ status: "ok", cluster: { mode: "embedded", connected: true }, store: { kind: "pglite", ok: true } });
+  });
+});

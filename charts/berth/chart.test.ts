@@ -9,6 +9,7 @@ import { resolveAuth } from "../../lib/config/auth-config.ts";
 import { loadServerConfig } from "../../lib/config/server-config.ts";
 import { BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES } from "../../lib/domain/berth-roles.ts";
 import { gatewayDefaultsSchema } from "../../lib/domain/gateway-defaults.ts";
+import { berthLabelKeys } from "../../lib/domain/labels.ts";
 import { expectGolden } from "../../lib/testing/golden-files.ts";
 
 // The Helm chart through helm itself (built from its Go module by scripts/tools/build-helm.sh;
@@ -121,6 +122,35 @@ describe("the berth chart", () => {
     const configMap = manifests(template()).find((one) => one.kind === "ConfigMap")!;
     const bare = loadServerConfig({ env: { BERTH_CLUSTER: "embedded" }, cwd: "/", readFile: () => "", fileExists: () => false });
     expect(parse(configMap.data!["berth.yaml"]!).limits).toEqual(bare.limits);
+  });
+
+  describe("the NetworkPolicy", () => {
+    const policyOf = (values: string[] = REQUIRED) => manifests(template(values)).find((one) => one.kind === "NetworkPolicy") as (Manifest & { spec: { podSelector: unknown; ingress: { from: { namespaceSelector: { matchExpressions: unknown[] }; podSelector: { matchExpressions: unknown[] } }[]; ports: unknown[] }[] } }) | undefined;
+
+    it("lets in only pods of the allowed namespaces, on Berth's port", () => {
+      const rule = policyOf([...REQUIRED, "networkPolicy.allowedNamespaces={ingress,monitoring}"])!.spec.ingress;
+      expect([rule.length, rule[0]!.from[0]!.namespaceSelector.matchExpressions, rule[0]!.ports]).toEqual([
+        1,
+        [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["ingress", "monitoring"] }],
+        [{ port: "http", protocol: "TCP" }],
+      ]);
+    });
+
+    it("never lets in a sandbox pod: the label it excludes is the one Berth puts on sandbox pods", () => {
+      const rule = policyOf([...REQUIRED, "server.labelPrefix=agents.example.com"])!.spec.ingress[0]!;
+      expect(rule.from[0]!.podSelector.matchExpressions).toEqual([{ key: berthLabelKeys("agents.example.com").sandboxId, operator: "DoesNotExist" }]);
+    });
+
+    it("selects Berth's own pods", () => {
+      const rendered = manifests(template());
+      const deployment = rendered.find((one) => one.kind === "Deployment") as unknown as { spec: { template: { metadata: { labels: Record<string, string> } } } };
+      const selector = (policyOf()!.spec.podSelector as { matchLabels: Record<string, string> }).matchLabels;
+      expect(deployment.spec.template.metadata.labels).toMatchObject(selector);
+    });
+
+    it("is left out when disabled", () => {
+      expect(policyOf([...REQUIRED, "networkPolicy.enabled=false"])).toBeUndefined();
+    });
   });
 
   it("leaves the storage class out of the config file when it is the cluster default", () => {

@@ -4,7 +4,7 @@ import { auditEntrySchema, auditQuerySchema } from "./audit.ts";
 import { checkpointOutcomeSchema, checkpointSchema } from "./checkpoint.ts";
 import { execRequestSchema, execResultSchema } from "./exec-request.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "./gateway-settings.ts";
-import { healthSchema } from "./health.ts";
+import { healthAnswerSchema } from "./health.ts";
 import { maintenanceOptionsSchema, maintenanceRunSchema } from "./maintenance.ts";
 import { maintenancePreviewSchema } from "./maintenance-preview.ts";
 import { nodeViewSchema } from "./node-view.ts";
@@ -120,9 +120,9 @@ export const ENDPOINTS = {
   health: {
     method: "GET",
     path: "/api/health",
-    summary: "What this server is connected to, and whether it can serve (liveness and readiness probes)",
-    access: { kind: "public", why: "probes and load balancers call it without credentials" },
-    answers: { ...ok(healthSchema, "Serving"), 503: { description: "Cannot serve: the store does not answer", schema: healthSchema } },
+    summary: "Whether this server can serve (liveness and readiness probes); to a signed-in person, also what it is connected to",
+    access: { kind: "public", why: "probes and load balancers call it without credentials; they are told the status only" },
+    answers: { ...ok(healthAnswerSchema, "Serving"), 503: { description: "Cannot serve: the store does not answer", schema: healthAnswerSchema } },
     problems: [],
   },
   openApi: {

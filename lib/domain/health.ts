@@ -23,3 +23,11 @@ export const healthSchema = z.object({
   }),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** What /api/health tells a caller who is not signed in: whether it serves, and nothing about what it is connected to. */
+export const publicHealthSchema = healthSchema.pick({ status: true });
+export type PublicHealth = z.infer<typeof publicHealthSchema>;
+
+/** The answer: the whole report to a signed-in person, the status alone to anyone else. */
+export const healthAnswerSchema = z.union([healthSchema, publicHealthSchema]);
+

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { StoreKind } from "../domain/cluster-mode.ts";
@@ -13,6 +12,7 @@ import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport }
 import { createPrismaClient, type Db } from "./prisma-client.ts";
 import { sandboxRepository } from "./sandbox-repository.ts";
 import { settingsRepository } from "./settings-repository.ts";
+import { makeTreePrivate, privateDirectory } from "./private-files.ts";
 import { pgliteSession, pgSession } from "./sql-session.ts";
 import { timelineRepository } from "./timeline-repository.ts";
 
@@ -60,11 +60,14 @@ export async function openStore(location: StoreLocation, migrationsDir = DEFAULT
 
 async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<typeof readMigrations>>): Promise<Store> {
   // PGlite does not create parent directories.
-  mkdirSync(dataDir, { recursive: true });
+  privateDirectory(dataDir);
   const lock: DataDirLock = lockDataDir(dataDir);
   let pglite: PGlite | undefined;
+  const pgdata = path.join(dataDir, "pgdata");
   try {
-    pglite = await PGlite.create(path.join(dataDir, "pgdata"));
+    privateDirectory(pgdata);
+    pglite = await PGlite.create(pgdata);
+    makeTreePrivate(pgdata);
     const report = await migrate(pgliteSession(pglite), migrations);
     const db = createPrismaClient(new PrismaPGlite(pglite));
     const opened = pglite;
@@ -75,6 +78,7 @@ async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<type
       async close() {
         await db.$disconnect();
         await opened.close();
+        makeTreePrivate(pgdata);
         lock.release();
       },
     };
