@@ -5,13 +5,12 @@
 //   - the Sandboxes page with 1,000 sandboxes: time from navigation to the first rows on screen
 //     and to a usable (hydrated) table, the time a search takes to filter 1,000 rows, and frame
 //     times while scrolling the virtualized table from top to bottom. Medians of fixed runs.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
-import { signInOverHttp } from "../e2e/signed-in.ts";
+import { signInAs, startConsole, stopConsole, waitFor } from "./console-server.ts";
 
 const PORT = Number(process.env.BERTH_BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -21,24 +20,6 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-firs
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-function startConsole(dataDir: string): ChildProcess {
-  return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: BASE, BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(SANDBOXES * 2) },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-}
 
 /** 1,000 suspended Sandboxes made straight in the cluster; the console finds them as it would kubectl's. */
 async function seedSandboxes(dataDir: string): Promise<void> {
@@ -59,11 +40,10 @@ async function seedSandboxes(dataDir: string): Promise<void> {
 }
 
 /** The benchmark acts as a platform admin (paula) signed in the way a browser is: a session cookie. */
-let signedIn: { cookies: Awaited<ReturnType<typeof signInOverHttp>>; header: Record<string, string> };
+let signedIn: Awaited<ReturnType<typeof signInAs>>;
 
 async function signIn(): Promise<void> {
-  const cookies = await signInOverHttp(BASE, "paula@berth.example");
-  signedIn = { cookies, header: { cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; "), origin: BASE } };
+  signedIn = await signInAs(BASE, "paula@berth.example");
 }
 
 const api = (pathname: string, init: RequestInit = {}) => fetch(`${BASE}${pathname}`, { ...init, headers: { ...signedIn.header, ...(init.headers as Record<string, string> | undefined) } });
@@ -173,7 +153,7 @@ async function sandboxesTableRun(browser: Browser): Promise<TableRun> {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "berth-bench-console-"));
-const server = startConsole(dataDir);
+const server = startConsole(BASE, dataDir, { BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(SANDBOXES * 2) });
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 try {
   await waitFor("the console", async () => ((await fetch(`${BASE}/api/health`)).ok ? true : undefined));
@@ -212,7 +192,7 @@ try {
   console.log(`\nThe page's HTML with its data: ${median(runs.map((run) => run.documentKiB)).toFixed(0)} KiB decoded.`);
 } finally {
   await browser.close();
-  if (server.pid) process.kill(-server.pid, "SIGTERM");
+  stopConsole(server);
   await new Promise((resolve) => setTimeout(resolve, 2000));
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -171,6 +171,7 @@ const MATRIX: Record<EndpointId, Cell> = {
   listCheckpoints: { request: () => sandboxId(false), answers: seesTeamSandboxes(200) },
   sandboxTimeline: { request: () => sandboxId(false), answers: seesTeamSandboxes(200) },
   events: { request: async () => ({}), answers: signedIn(200) },
+  listSecretNames: { request: async () => ({ params: { namespace: TEAM } }), answers: developsInTeam(200) },
   listVolumes: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
   deleteVolume: { request: claimParams, answers: developsInTeam(200) },
   expandVolume: { request: async () => ({ ...(await claimParams(false)), body: { size: sizes() } }), answers: developsInTeam(202) },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/domain/person.ts";
+import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
 import { eventually } from "@/lib/sim/testing/eventually.ts";
 import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
@@ -16,7 +17,7 @@ const alex = person("alex");
 const bea = person("bea");
 
 const MAX_BODY_BYTES = 64 * 1024;
-const MAX_PER_NAMESPACE = 2;
+const MAX_PER_NAMESPACE = 4;
 const CREATES_PER_MINUTE = 20;
 const STREAMS_PER_PERSON = 2;
 
@@ -217,5 +218,36 @@ describe("/api/health", () => {
 
   it("tells a signed-in person what Berth is connected to", async () => {
     expect((await api.call("health", alex)).json).toMatchObject({ status: "ok", cluster: { mode: "embedded", connected: true }, store: { kind: "pglite", ok: true } });
+  });
+});
+
+describe("a secret value in a sandbox's environment", () => {
+  const tess: Person = { username: "tess@berth.example", groups: ["team-a"] };
+  const SECRET = "sk-live-never-shown";
+  const spec = (name: string) => ({ name, namespace: "team-a", workspace: { backend: "ephemeral" }, env: [{ name: "API_KEY", value: SECRET, secret: true }] });
+  let created: SandboxRecord;
+  beforeAll(async () => {
+    const answer = await api.call("createSandbox", tess, { body: spec(named("secret")) });
+    expect(answer.status).toBe(201);
+    created = answer.json as SandboxRecord;
+  });
+
+  it("is not in the create's answer, the list or the sandbox's own answer", async () => {
+    const answers = [JSON.stringify(created), (await api.call("listSandboxes", tess, { query: { namespace: "team-a" } })).text, (await api.call("getSandbox", tess, { params: { id: created.id } })).text];
+    expect(answers.map((text) => text.includes(SECRET))).toEqual([false, false, false]);
+  });
+
+  it("is shown as set, without its value, in a dry run's manifests", async () => {
+    const answer = await api.call("createSandbox", tess, { query: { dryRun: "true" }, body: spec(named("secret-dry")) });
+    expect(answer.status, answer.text).toBe(200);
+    expect([answer.text.includes(SECRET), (answer.json as { manifests: { secret: { stringData: unknown } } }).manifests.secret.stringData]).toEqual([false, { API_KEY: "(set)" }]);
+  });
+
+  it("is what the agent sees in its environment", async () => {
+    await eventually(() => {
+      if (api.runtime.live.get(created.id)?.phase !== "Ready") throw new Error("not Ready yet");
+    }, { timeoutMs: 30_000 });
+    const answer = await api.call("execInSandbox", tess, { params: { id: created.id }, body: { command: ["sh", "-c", "printf %s \"$API_KEY\""], timeoutSeconds: 10 } });
+    expect((answer.json as { stdout: string }).stdout).toBe(SECRET);
   });
 });

@@ -41,6 +41,7 @@ export const KUBERNETES_RESOURCES = {
   podDisruptionBudgets: { group: "policy", resource: "poddisruptionbudgets" },
   volumeSnapshots: { group: "snapshot.storage.k8s.io", resource: "volumesnapshots" },
   events: { group: "", resource: "events" },
+  secrets: { group: "", resource: "secrets" },
 } as const;
 
 /** Berth's own resources, authorized as resources of berth.dev. */

@@ -43,6 +43,8 @@ const developerRules: PolicyRule[] = [
   { apiGroups: [""], resources: ["events"], verbs: READ },
   { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: WRITE },
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshots"], verbs: [...READ, "create", "delete"] },
+  // The sandbox's own Secret of secret values, and the names of the namespace's Secrets.
+  { apiGroups: [""], resources: ["secrets"], verbs: ["list", "create", "patch", "delete"] },
 ];
 
 const clusterViewerRules: PolicyRule[] = [

@@ -11,6 +11,7 @@ import { nodeViewSchema } from "./node-view.ts";
 import { whoAmISchema } from "./who-am-i.ts";
 import { pageRequestSchema, pageSchema, sandboxRecordSchema } from "./sandbox-record.ts";
 import { sandboxSpecSchema } from "./sandbox-spec.ts";
+import { secretNamesSchema } from "./secret-names.ts";
 import { simulatorActionResultSchema, simulatorDrainOptionsSchema, simulatorNodeActionSchema, simulatorObjectNameSchema, simulatorPodActionSchema, simulatorStateSchema } from "./simulator.ts";
 import { storageClassListSchema } from "./storage-class.ts";
 import { timelineEventSchema } from "./timeline.ts";
@@ -261,6 +262,15 @@ export const ENDPOINTS = {
     query: eventsQuerySchema,
     answers: { 200: { description: "An event stream; each event's data is a TimelineEvent", contentType: "text/event-stream" } },
     problems: [400, 429],
+  },
+  listSecretNames: {
+    method: "GET",
+    path: "/api/v1/secrets/{namespace}",
+    summary: "The names and keys of a namespace's Secrets, never their values: what an environment variable can be taken from",
+    access: kubernetes("list", KUBERNETES_RESOURCES.secrets, "path"),
+    params: z.object({ namespace: simulatorObjectNameSchema }),
+    answers: ok(secretNamesSchema),
+    problems: [400],
   },
   listVolumes: {
     method: "GET",

@@ -36,6 +36,10 @@ export const PROBLEM_CODES = [
   "limit.too-many",
   "image.invalid-reference",
   "text.forbidden-character",
+  "env.value-and-reference",
+  "env.no-value",
+  "env.secret-without-value",
+  "env.secret-exists",
 ] as const;
 export const problemCodeSchema = z.enum(PROBLEM_CODES);
 export type ProblemCode = z.infer<typeof problemCodeSchema>;

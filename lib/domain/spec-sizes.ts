@@ -24,14 +24,14 @@ export const envValueSchema = z.string().max(MAX_ENV_VALUE_LENGTH, `an env value
 
 interface SizedSpec {
   command?: string[];
-  env: { name: string; value: string }[];
+  env: { name: string; value?: string | undefined }[];
   disruptionPolicy: { checkpointHook?: string[] };
 }
 
 /** Refuses a spec whose text, all together, is over MAX_SPEC_TEXT (each part may be within its own limit). */
 export function refineSpecText(spec: SizedSpec, ctx: z.RefinementCtx): void {
   const length = (texts: string[] = []) => texts.reduce((sum, text) => sum + text.length, 0);
-  const total = length(spec.command) + length(spec.disruptionPolicy.checkpointHook) + length(spec.env.flatMap((variable) => [variable.name, variable.value]));
+  const total = length(spec.command) + length(spec.disruptionPolicy.checkpointHook) + length(spec.env.flatMap((variable) => [variable.name, variable.value ?? ""]));
   if (total > MAX_SPEC_TEXT) {
     report(ctx, "limit.too-long", [], `the command, checkpoint hook and environment hold ${Math.ceil(total / 1024)} KiB together, more than ${kib(MAX_SPEC_TEXT)}; put large data in the image, the workspace or a Secret`);
   }

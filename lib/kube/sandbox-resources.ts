@@ -1,6 +1,6 @@
 import { CoreV1Api, CustomObjectsApi, PolicyV1Api, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
-import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest } from "../render/manifests.ts";
+import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest, SecretManifest } from "../render/manifests.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
 import { kube, KubeApiError, nullIfNotFound } from "./kube-errors.ts";
 import { mergePatch } from "./patch-options.ts";
@@ -103,6 +103,19 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
         }
       }
     },
+
+    /** The sandbox's Secret of secret values; its answer (which holds them) is not kept. */
+    async createSecret(manifest: SecretManifest, options: { dryRun?: boolean } = {}): Promise<void> {
+      await kube(() => core.createNamespacedSecret({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) }));
+    },
+
+    /** Makes the Secret a dependent of its Sandbox, so that it is garbage-collected with it. */
+    async setSecretOwner(namespace: string, name: string, owner: StoredSandbox): Promise<void> {
+      const reference: V1OwnerReference = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: false, blockOwnerDeletion: false };
+      await kube(() => core.patchNamespacedSecret({ namespace, name, body: { metadata: { ownerReferences: [reference] } } }, mergePatch));
+    },
+
+    deleteSecret: (namespace: string, name: string) => ignoreNotFound(() => core.deleteNamespacedSecret({ namespace, name })),
 
     createBudget: (manifest: PodDisruptionBudgetManifest, options: { dryRun?: boolean } = {}) =>
       kube(() => policy.createNamespacedPodDisruptionBudget({ namespace: manifest.metadata.namespace!, body: manifest, ...dryRun(options.dryRun) })),

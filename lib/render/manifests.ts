@@ -7,9 +7,15 @@ export interface ObjectMeta {
   labels: Record<string, string>;
 }
 
-export interface EnvVar {
-  name: string;
-  value: string;
+export type EnvVar = { name: string; value: string } | { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } };
+
+/** The Secret of a sandbox's secret values; `stringData` holds them only in what a create sends. */
+export interface SecretManifest {
+  apiVersion: "v1";
+  kind: "Secret";
+  metadata: ObjectMeta;
+  type: "Opaque";
+  stringData: Record<string, string>;
 }
 
 export interface ResourceList {

@@ -35,6 +35,17 @@ const CASES: { name: string; render: () => ReturnType<typeof render> }[] = [
         ],
       }),
   },
+  {
+    name: "env-plain-secret-and-reference",
+    render: () =>
+      render({
+        env: [
+          { name: "MODE", value: "test" },
+          { name: "API_KEY", value: "sk-golden", secret: true },
+          { name: "TOKEN", valueFrom: { secretKeyRef: { name: "team-token", key: "token" } } },
+        ],
+      }),
+  },
   { name: "storage-class-unset", render: () => render({}, { defaults: { workspaceStorageClass: undefined } }) },
   { name: "storage-class-none", render: () => render({ workspace: { claim: { storageClassName: "" } } }) },
   { name: "storage-class-named", render: () => render({ workspace: { claim: { storageClassName: "fast-ssd" } } }) },

@@ -1,4 +1,5 @@
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { sandboxSecretName, secretValues } from "../domain/env.ts";
 import { isLabelValue, sandboxLabels } from "../domain/labels.ts";
 import { InvalidSandboxSpecError } from "../domain/problems.ts";
 import { containerFor } from "../domain/profiles.ts";
@@ -10,6 +11,8 @@ import { WORKSPACE_VOLUME_NAME } from "../domain/workspace.ts";
 import { type ClaimPlan, claimSpec, planClaims } from "./claims.ts";
 import type {
   Container,
+  EnvVar,
+  SecretManifest,
   PodDisruptionBudgetManifest,
   ResourceList,
   SandboxManifest,
@@ -40,6 +43,8 @@ export interface RenderResult {
   claims: ClaimPlan[];
   /** Present when the disruption policy asks for eviction protection. */
   podDisruptionBudget?: PodDisruptionBudgetManifest;
+  /** Present when the spec holds secret values (as a create submits them; a stored spec has none). */
+  secret?: SecretManifest;
 }
 
 function resourceList(list: { cpu?: string | undefined; memory?: string | undefined } | undefined): ResourceList | undefined {
@@ -74,8 +79,16 @@ function claimVolumes(spec: SandboxSpec): Map<string, { name: string; readOnly: 
   return byClaim;
 }
 
+/** A variable as the pod gets it: a secret value by reference to the sandbox's own Secret. */
+function containerEnv(variable: SandboxSpec["env"][number], sandboxSecret: string): EnvVar {
+  if (variable.valueFrom) return { name: variable.name, valueFrom: { secretKeyRef: { name: variable.valueFrom.secretKeyRef.name, key: variable.valueFrom.secretKeyRef.key } } };
+  if (variable.secret) return { name: variable.name, valueFrom: { secretKeyRef: { name: sandboxSecret, key: variable.name } } };
+  return { name: variable.name, value: variable.value ?? "" };
+}
+
 function agentContainer(
   spec: SandboxSpec,
+  sandboxSecret: string,
   image: string,
   command: string[] | undefined,
   workspace: ResolvedWorkspace,
@@ -95,7 +108,7 @@ function agentContainer(
     name: AGENT_CONTAINER_NAME,
     image,
     ...(command === undefined ? {} : { command: [...command] }),
-    ...(spec.env.length > 0 ? { env: spec.env.map(({ name, value }) => ({ name, value })) } : {}),
+    ...(spec.env.length > 0 ? { env: spec.env.map((variable) => containerEnv(variable, sandboxSecret)) } : {}),
     ...(resources === undefined ? {} : { resources }),
     securityContext: containerSecurityContext(),
     volumeMounts: mounts,
@@ -165,7 +178,7 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
           securityContext: podSecurityContext(),
           terminationGracePeriodSeconds: spec.disruptionPolicy.terminationGracePeriodSeconds,
           initContainers: [workspaceInitContainer(image, workspace.mountPath)],
-          containers: [agentContainer(spec, image, command, workspace, byClaim)],
+          containers: [agentContainer(spec, sandboxSecretName(spec.name), image, command, workspace, byClaim)],
           ...(volumes.length > 0 ? { volumes } : {}),
         },
       },
@@ -179,5 +192,17 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
     ? renderPodDisruptionBudget({ sandboxName: spec.name, namespace, sandboxId, labelPrefix: defaults.labelPrefix })
     : undefined;
 
-  return { sandbox, claims, ...(podDisruptionBudget ? { podDisruptionBudget } : {}) };
+  const values = secretValues(spec.env);
+  const secret: SecretManifest | undefined =
+    Object.keys(values).length > 0 ? { apiVersion: "v1", kind: "Secret", metadata: { name: sandboxSecretName(spec.name), namespace, labels: { ...labels } }, type: "Opaque", stringData: values } : undefined;
+
+  return { sandbox, claims, ...(podDisruptionBudget ? { podDisruptionBudget } : {}), ...(secret ? { secret } : {}) };
 }
+
+/** What a dry run shows: the manifests as they would be made, with each secret value replaced by "(set)". */
+export function withSecretValuesHidden(rendered: RenderResult): RenderResult {
+  if (!rendered.secret) return rendered;
+  const hidden = Object.fromEntries(Object.keys(rendered.secret.stringData).map((key) => [key, "(set)"]));
+  return { ...rendered, secret: { ...rendered.secret, stringData: hidden } };
+}
+

@@ -4,6 +4,7 @@ import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
 import { DEFAULT_GATEWAY_LIMITS, type GatewayLimits, limitSetting } from "../domain/gateway-limits.ts";
 import type { V1PersistentVolumeClaim } from "@kubernetes/client-node";
+import { withoutSecretValues } from "../domain/env.ts";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import type { SpecProblem } from "../domain/problems.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
@@ -12,6 +13,8 @@ import type { SandboxSpec } from "../domain/sandbox-spec.ts";
 import { validateSandboxSpec } from "../domain/validate-sandbox-spec.ts";
 import type { SandboxResources, StoredSandbox } from "../kube/sandbox-resources.ts";
 import type { ClaimPlan } from "../render/claims.ts";
+import type { SecretManifest } from "../render/manifests.ts";
+import { KubeApiError } from "../kube/kube-errors.ts";
 import { renderSandbox, type RenderResult } from "../render/render-sandbox.ts";
 import type { Store } from "../store/index.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
@@ -60,6 +63,10 @@ function claimField(spec: SandboxSpec, plan: ClaimPlan): (string | number)[] {
 async function validated(deps: CreateSandboxDeps, input: unknown) {
   const result = validateSandboxSpec(input, deps.defaults, deps.limits ?? DEFAULT_GATEWAY_LIMITS);
   if (!result.ok) throw new SpecRejectedError(result.problems);
+  const unsetSecrets = result.spec.env.flatMap((variable, index) => (variable.secret && variable.value === undefined ? [index] : []));
+  if (unsetSecrets.length > 0) {
+    throw new SpecRejectedError(unsetSecrets.map((index) => ({ code: "env.secret-without-value", path: ["env", index, "value"], message: `env ${result.spec.env[index]!.name} is marked secret but has no value: give the value when creating the sandbox` })));
+  }
   const namespace = result.spec.namespace ?? deps.defaults.sandboxNamespace;
   const managed = await deps.managedNamespaces?.();
   if (managed && !managed.names.includes(namespace)) {
@@ -81,6 +88,7 @@ export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknow
     const existing = await deps.resources.readClaim(rendered.sandbox.metadata.namespace!, plan.name);
     if (!existing && plan.manifest) await deps.resources.createClaim(plan.manifest, { dryRun: true });
   }
+  if (rendered.secret) await deps.resources.createSecret(rendered.secret, { dryRun: true });
   await deps.resources.createSandbox(rendered.sandbox, { dryRun: true });
   if (rendered.podDisruptionBudget) await deps.resources.createBudget(rendered.podDisruptionBudget, { dryRun: true });
   return { rendered };
@@ -117,14 +125,22 @@ async function createRecordedSandbox(
   actor: Actor,
   now: () => Date,
 ): Promise<CreatedSandbox> {
-  await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: spec as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
+  // The record never holds a secret value: it is in the sandbox's Secret only.
+  const stored = { ...spec, env: withoutSecretValues(spec.env) };
+  await deps.store.sandboxes.recordSandbox({ id, name: spec.name, namespace, spec: stored as unknown as Record<string, unknown>, workspaceBackend: workspace.backend });
   const undo: (() => Promise<void>)[] = [];
   try {
     await withinQuota(deps, namespace, true);
     const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
     const claims = await prepareClaims(deps, spec, rendered, id, undo);
+    // Before the Sandbox, so that its pod finds the values when it starts.
+    if (rendered.secret) {
+      await createSandboxSecret(deps, rendered.secret);
+      undo.push(() => deps.resources.deleteSecret(namespace, rendered.secret!.metadata.name!));
+    }
     const sandbox = await deps.resources.createSandbox(rendered.sandbox);
     undo.push(() => deps.resources.deleteSandbox(namespace, spec.name));
+    if (rendered.secret) await deps.resources.setSecretOwner(namespace, rendered.secret.metadata.name!, sandbox);
     for (const plan of claims) {
       if (plan.ownership === "delete") await deps.resources.addClaimOwner(namespace, plan.name, sandbox);
     }
@@ -151,6 +167,19 @@ async function createRecordedSandbox(
     deps.live?.remove(id);
     // The API's edge records the failure in the audit log, with the request it came with.
     throw error;
+  }
+}
+
+/** A Secret of that name already there is not ours to overwrite (a leftover, or someone's own). */
+async function createSandboxSecret(deps: CreateSandboxDeps, secret: SecretManifest): Promise<void> {
+  try {
+    await deps.resources.createSecret(secret);
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.alreadyExists)) throw error;
+    const where = `${secret.metadata.namespace}/${secret.metadata.name}`;
+    throw new SandboxConflictError([
+      { code: "env.secret-exists", path: ["name"], message: `Secret ${where}, where this sandbox's secret values would go, already exists; delete it if it is a leftover, or choose another sandbox name` },
+    ]);
   }
 }
 

@@ -28,6 +28,7 @@ export const refs = {
   snapshotClasses: { group: "snapshot.storage.k8s.io", resource: "volumesnapshotclasses" },
   sandboxes: { group: "agents.x-k8s.io", resource: "sandboxes" },
   serviceAccounts: { group: "", resource: "serviceaccounts" },
+  secrets: { group: "", resource: "secrets" },
   roles: { group: "rbac.authorization.k8s.io", resource: "roles" },
   roleBindings: { group: "rbac.authorization.k8s.io", resource: "rolebindings" },
   clusterRoles: { group: "rbac.authorization.k8s.io", resource: "clusterroles" },

@@ -131,6 +131,7 @@ export const RESOURCES: ResourceDefinition[] = [
   core("events", "Event", true, { shortNames: ["ev"] }),
   core("services", "Service", true, { shortNames: ["svc"], categories: ["all"], subresources: ["status"] }),
   core("serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"], subresources: ["token"] }),
+  core("secrets", "Secret", true, {}),
   ...(["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"] as const).map((kind) => ({
     group: "rbac.authorization.k8s.io",
     resource: `${kind.toLowerCase()}s`,

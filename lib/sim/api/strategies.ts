@@ -403,7 +403,41 @@ const serviceStrategy: Strategy = {
   },
 };
 
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** stringData is write-only: the API server folds it into data (base64), where it wins. */
+function foldStringData(object: KubeObject): void {
+  const stringData = record(object.stringData);
+  if (Object.keys(stringData).length > 0) {
+    object.data = { ...record(object.data), ...Object.fromEntries(Object.entries(stringData).map(([key, value]) => [key, Buffer.from(String(value), "utf8").toString("base64")])) };
+  }
+  delete object.stringData;
+}
+
+const secretStrategy: Strategy = {
+  prepareForCreate(object) {
+    foldStringData(object);
+    object.type ??= "Opaque";
+  },
+  prepareForUpdate(object) {
+    foldStringData(object);
+  },
+  validate(object) {
+    const causes: StatusCause[] = [];
+    for (const [key, value] of Object.entries(record(object.data))) {
+      if (!SECRET_KEY.test(key)) causes.push(invalid(`data[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"));
+      else if (typeof value !== "string" || !BASE64.test(value)) causes.push(invalid(`data[${key}]`, "<value omitted>", "must be base64 encoded"));
+    }
+    return causes;
+  },
+  validateUpdate(object, old) {
+    return old.type !== undefined && object.type !== old.type ? [invalid("type", object.type, "field is immutable")] : [];
+  },
+};
+
 const STRATEGIES: Record<string, Strategy> = {
+  secrets: secretStrategy,
   pods: podStrategy,
   persistentvolumeclaims: claimStrategy,
   persistentvolumes: volumeStrategy,

@@ -401,7 +401,15 @@ export class Kubelet implements Reconciler {
 
   private containerShell(pod: StoredObject, container: Record<string, unknown>): ContainerShell {
     const env: Record<string, string> = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOSTNAME: pod.metadata.name, HOME: "/root" };
-    for (const variable of list(container.env)) if (typeof variable.value === "string") env[String(variable.name)] = variable.value;
+    for (const variable of list(container.env)) {
+      if (typeof variable.value === "string") env[String(variable.name)] = variable.value;
+      const fromSecret = record(record(variable.valueFrom).secretKeyRef);
+      if (typeof fromSecret.name === "string" && typeof fromSecret.key === "string") {
+        const encoded = record(this.store.peek(refs.secrets, pod.metadata.namespace, fromSecret.name)?.data)[fromSecret.key];
+        // A real kubelet holds the container in CreateContainerConfigError until the key exists.
+        if (typeof encoded === "string") env[String(variable.name)] = Buffer.from(encoded, "base64").toString("utf8");
+      }
+    }
     return {
       fs: this.fileSystemFor(pod, container),
       env,

@@ -1,4 +1,5 @@
 import { createSandbox, dryRunCreateSandbox } from "@/lib/sandboxes/create-sandbox.ts";
+import { withSecretValuesHidden } from "@/lib/render/render-sandbox.ts";
 import { endpointRoute } from "@/lib/server/endpoint-route.ts";
 import { sandboxServiceDeps } from "@/lib/server/sandbox-service.ts";
 import { namespacesWithVisibleSandboxes } from "@/lib/server/visibility.ts";
@@ -10,7 +11,7 @@ export const POST = endpointRoute("createSandbox", async ({ runtime, query, json
   const deps = await sandboxServiceDeps(runtime, kube());
   if (query.dryRun === "true") {
     const { rendered } = await dryRunCreateSandbox(deps, json);
-    return Response.json({ dryRun: true, manifests: rendered });
+    return Response.json({ dryRun: true, manifests: withSecretValuesHidden(rendered) });
   }
   const { record } = await createSandbox(deps, json, actor);
   return Response.json(record, { status: 201, headers: { Location: `/api/v1/sandboxes/${record.id}` } });

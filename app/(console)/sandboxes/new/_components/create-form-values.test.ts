@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { problemsFromZodError } from "@/lib/domain/problems.ts";
 import { sandboxSpecSchema } from "@/lib/domain/sandbox-spec.ts";
-import { formFieldOf, initialFormValues, newExtraVolume, specFromForm, type CreateFormValues } from "./create-form-values.ts";
+import { emptyEnvRow, formFieldOf, initialFormValues, newExtraVolume, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 
 // The create form's translation into the sandbox spec, and problems back onto its fields.
 
@@ -60,7 +60,21 @@ describe("the spec a create form describes", () => {
   });
 
   it("leaves out an env row the person left blank", () => {
-    expect(specOf((values) => (values.env = [{ name: "A", value: "1" }, { name: "", value: "" }])).env).toEqual([{ name: "A", value: "1" }]);
+    expect(specOf((values) => (values.env = [{ ...emptyEnvRow(), name: "A", value: "1" }, emptyEnvRow()])).env).toEqual([{ name: "A", value: "1" }]);
+  });
+
+  it("sends a secret value marked secret", () => {
+    expect(specOf((values) => (values.env = [{ ...emptyEnvRow(), name: "API_KEY", source: "secret", value: "sk-1" }])).env).toEqual([{ name: "API_KEY", value: "sk-1", secret: true }]);
+  });
+
+  it("sends a key of an existing Secret as valueFrom, without a value", () => {
+    expect(specOf((values) => (values.env = [{ ...emptyEnvRow(), name: "TOKEN", source: "secretKey", value: "left over", secretName: "team-token", secretKey: "token" }])).env).toEqual([
+      { name: "TOKEN", valueFrom: { secretKeyRef: { name: "team-token", key: "token" } } },
+    ]);
+  });
+
+  it("puts a problem with a Secret reference on the Secret's fields", () => {
+    expect([formFieldOf(["env", 0, "valueFrom", "secretKeyRef", "name"]), formFieldOf(["env", 0, "valueFrom", "secretKeyRef", "key"])]).toEqual(["env.0.secretName", "env.0.secretKey"]);
   });
 
   it("starts from a retained claim as an existing claim in its namespace", () => {

@@ -28,6 +28,26 @@ export interface ExtraVolumeValues {
   };
 }
 
+/** Where a variable's value comes from: typed in, typed in as a secret, or a key of an existing Secret. */
+export type EnvSource = "value" | "secret" | "secretKey";
+
+export interface EnvRow {
+  name: string;
+  source: EnvSource;
+  value: string;
+  secretName: string;
+  secretKey: string;
+}
+
+export const emptyEnvRow = (): EnvRow => ({ name: "", source: "value", value: "", secretName: "", secretKey: "" });
+
+function envVarOf(row: EnvRow) {
+  if (row.source === "secretKey") return { name: row.name, valueFrom: { secretKeyRef: { name: row.secretName, key: row.secretKey } } };
+  return row.source === "secret" ? { name: row.name, value: row.value, secret: true } : { name: row.name, value: row.value };
+}
+
+const isBlank = (row: EnvRow) => row.name === "" && row.value === "" && row.secretName === "" && row.secretKey === "";
+
 export interface CreateFormValues {
   name: string;
   namespace: string;
@@ -35,7 +55,7 @@ export interface CreateFormValues {
   image: string;
   /** One argument per line; empty: the profile's command. */
   command: string;
-  env: { name: string; value: string }[];
+  env: EnvRow[];
   resources: { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
   workspace: {
     backend: WorkspaceBackend;
@@ -174,7 +194,7 @@ export function specFromForm(values: CreateFormValues, gatewayBackend: Workspace
     profile: values.profile,
     image: text(values.image),
     command: command.length > 0 ? command : undefined,
-    env: values.env.filter((variable) => variable.name !== "" || variable.value !== ""),
+    env: values.env.filter((row) => !isBlank(row)).map(envVarOf),
     resources: resources.requests || resources.limits ? resources : undefined,
     workspace: {
       backend: values.workspace.backend === gatewayBackend ? undefined : values.workspace.backend,
@@ -203,12 +223,14 @@ const RENAMED: [pattern: RegExp, field: (match: RegExpMatchArray) => string][] =
   [/^workspace\.claim\.accessModes\.\d+$/, () => "workspace.claim.accessModes"],
   [/^volumes\.(\d+)\.pvc\.accessModes\.\d+$/, (match) => `volumes.${match[1]}.pvc.accessModes`],
   [/^env\.(\d+)$/, (match) => `env.${match[1]}.name`],
+  [/^env\.(\d+)\.valueFrom\.secretKeyRef\.name$/, (match) => `env.${match[1]}.secretName`],
+  [/^env\.(\d+)\.valueFrom(\.secretKeyRef)?(\.key)?$/, (match) => `env.${match[1]}.secretKey`],
 ];
 
 /** Every field the form has, as a pattern over its dotted name. */
 const FIELDS = [
   /^(name|namespace|profile|image|command)$/,
-  /^env\.\d+\.(name|value)$/,
+  /^env\.\d+\.(name|value|secretName|secretKey)$/,
   /^resources\.(requests|limits)\.(cpu|memory)$/,
   /^workspace\.(backend|mountPath)$/,
   /^workspace\.claim\.(ownership|claimName|size|accessModes|storageClass\.name)$/,

@@ -41,9 +41,11 @@ interface TextFieldProps {
   inputMode?: "numeric" | "text";
   monospace?: boolean;
   list?: string;
+  /** A secret: typed without being shown, and never offered to the browser's autofill. */
+  concealed?: boolean;
 }
 
-export function TextField({ name, label, hint, placeholder, rows, inputMode, monospace, list }: TextFieldProps) {
+export function TextField({ name, label, hint, placeholder, rows, inputMode, monospace, list, concealed }: TextFieldProps) {
   const { register } = useFormContext<CreateFormValues>();
   const error = useFieldError(name);
   const id = useId();
@@ -60,7 +62,7 @@ export function TextField({ name, label, hint, placeholder, rows, inputMode, mon
       <label htmlFor={id} className={styles.label}>
         {label}
       </label>
-      {rows ? <textarea rows={rows} spellCheck={false} {...props} /> : <input type="text" inputMode={inputMode} spellCheck={false} autoComplete="off" list={list} {...props} />}
+      {rows ? <textarea rows={rows} spellCheck={false} {...props} /> : <input type={concealed ? "password" : "text"} inputMode={inputMode} spellCheck={false} autoComplete={concealed ? "new-password" : "off"} list={list} {...props} />}
       <Hint id={id} hint={hint} />
       <FieldError id={`${id}-error`} message={error} />
     </div>

@@ -1,11 +1,14 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { callApi } from "@/app/(console)/_components/api-client.ts";
+import { secretNamesSchema } from "@/lib/domain/secret-names.ts";
 import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
 import { SANDBOX_USER_ID } from "@/lib/render/pod-security.ts";
 import { useNamespacesWhere } from "@/app/(console)/_components/viewer-context.tsx";
-import type { CreateFormValues } from "./create-form-values.ts";
-import { RadioChoice, TextField } from "./form-fields.tsx";
+import { emptyEnvRow, type CreateFormValues } from "./create-form-values.ts";
+import { RadioChoice, SelectField, TextField } from "./form-fields.tsx";
 import buttons from "@/app/components/buttons.module.css";
 import styles from "./create-sandbox-form.module.css";
 
@@ -60,7 +63,7 @@ export function IdentitySection({ namespace }: { namespace: string }) {
           monospace
         />
       </div>
-      <EnvFields />
+      <EnvFields namespace={namespace} />
       <fieldset className={styles.choice}>
         <legend className={styles.label}>Resources</legend>
         <div className={styles.row4}>
@@ -74,23 +77,73 @@ export function IdentitySection({ namespace }: { namespace: string }) {
   );
 }
 
-function EnvFields() {
+const ENV_SOURCES = [
+  { value: "value", label: "Value" },
+  { value: "secret", label: "Secret value" },
+  { value: "secretKey", label: "Key of a Secret" },
+];
+
+/** The Secrets of the namespace the sandbox goes to, by name and keys (never values), for "Key of a Secret". */
+function useSecretNames(namespace: string) {
+  return useQuery({
+    queryKey: ["secret-names", namespace],
+    queryFn: ({ signal }) => callApi(`/api/v1/secrets/${encodeURIComponent(namespace)}`, secretNamesSchema, { signal }),
+    staleTime: 30_000,
+    retry: false,
+  });
+}
+
+function EnvFields({ namespace }: { namespace: string }) {
   const { control } = useFormContext<CreateFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: "env" });
+  const rows = useWatch({ control, name: "env" });
+  const chosen = useWatch({ control, name: "namespace" }) || namespace;
+  const wantsSecrets = rows.some((row) => row.source === "secretKey");
+  const secrets = useSecretNames(chosen);
+  const offered = wantsSecrets ? (secrets.data?.items ?? []) : [];
   return (
     <fieldset className={styles.choice}>
       <legend className={styles.label}>Environment variables</legend>
       {fields.length === 0 ? <p className={styles.hint}>None.</p> : null}
-      {fields.map((field, index) => (
-        <div key={field.id} className={styles.listRow}>
-          <TextField name={`env.${index}.name`} label={`Variable ${index + 1} name`} placeholder="API_BASE_URL" monospace />
-          <TextField name={`env.${index}.value`} label={`Variable ${index + 1} value`} monospace />
-          <button type="button" className={buttons.secondary} onClick={() => remove(index)} aria-label={`Remove variable ${index + 1}`}>
-            Remove
-          </button>
-        </div>
-      ))}
-      <button type="button" className={buttons.secondary} onClick={() => append({ name: "", value: "" })}>
+      {fields.map((field, index) => {
+        const source = rows[index]?.source ?? "value";
+        const keys = offered.find((secret) => secret.name === rows[index]?.secretName)?.keys ?? [];
+        return (
+          <div key={field.id} className={styles.listRow}>
+            <TextField name={`env.${index}.name`} label={`Variable ${index + 1} name`} placeholder="API_BASE_URL" monospace />
+            <SelectField name={`env.${index}.source`} label={`Variable ${index + 1} from`} options={ENV_SOURCES} />
+            {source === "secretKey" ? (
+              <>
+                <TextField name={`env.${index}.secretName`} label={`Variable ${index + 1} Secret`} list={`secrets-${index}`} placeholder="team-token" monospace />
+                <datalist id={`secrets-${index}`}>
+                  {offered.map((secret) => (
+                    <option key={secret.name} value={secret.name} />
+                  ))}
+                </datalist>
+                <TextField name={`env.${index}.secretKey`} label={`Variable ${index + 1} key`} list={`secret-keys-${index}`} placeholder="token" monospace />
+                <datalist id={`secret-keys-${index}`}>
+                  {keys.map((key) => (
+                    <option key={key} value={key} />
+                  ))}
+                </datalist>
+              </>
+            ) : (
+              <TextField
+                name={`env.${index}.value`}
+                label={`Variable ${index + 1} value`}
+                concealed={source === "secret"}
+                hint={source === "secret" ? "Kept in a Secret of the sandbox's own: Berth never stores or shows it again." : undefined}
+                monospace
+              />
+            )}
+            <button type="button" className={buttons.secondary} onClick={() => remove(index)} aria-label={`Remove variable ${index + 1}`}>
+              Remove
+            </button>
+          </div>
+        );
+      })}
+      {wantsSecrets && secrets.isError ? <p className={styles.hint}>The Secrets of {chosen} cannot be listed for you ({secrets.error.message}); type the Secret's name and key.</p> : null}
+      <button type="button" className={buttons.secondary} onClick={() => append(emptyEnvRow())}>
         Add variable
       </button>
     </fieldset>

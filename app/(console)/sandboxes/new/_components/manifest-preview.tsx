@@ -16,6 +16,8 @@ export const dryRunAnswerSchema = z.object({
     sandbox: manifestObject,
     claims: z.array(z.object({ name: z.string(), ownership: z.string(), mountedBy: z.array(z.string()), manifest: manifestObject.optional() })),
     podDisruptionBudget: manifestObject.optional(),
+    /** Its values shown as "(set)": the server never sends them back. */
+    secret: manifestObject.optional(),
   }),
 });
 export type DryRunAnswer = z.infer<typeof dryRunAnswerSchema>;
@@ -38,6 +40,7 @@ function shownObjects({ manifests }: DryRunAnswer): Shown[] {
       note: claim.manifest ? undefined : `Not created: ${claim.ownership === "existing" ? "an existing claim, mounted as it is" : "the claim exists already and is mounted as it is"}.`,
     })),
     ...(manifests.podDisruptionBudget ? [{ key: "budget", title: `PodDisruptionBudget ${manifests.podDisruptionBudget.metadata.name}`, object: manifests.podDisruptionBudget }] : []),
+    ...(manifests.secret ? [{ key: "secret", title: `Secret ${manifests.secret.metadata.name}`, object: manifests.secret }] : []),
   ];
 }
 

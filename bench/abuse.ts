@@ -1,0 +1,154 @@
+// `npm run bench:abuse`: what one abusive client costs everyone else, against a production build
+// (run `npx next build` first) on its embedded defaults. Fixed workloads, printed as tables:
+//   - a 100 MB request body: how long until it is refused, and the server's memory after;
+//   - 300 event streams all replaying from Last-Event-ID 0 at once, over a store with a few
+//     thousand events (the worst case: 300 people, so the per-person stream cap does not apply);
+//   - /api/health, probed every 20 ms throughout: median and p99, against a quiet baseline.
+import { request as httpRequest } from "node:http";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { signInAs, startConsole, stopConsole, waitFor } from "./console-server.ts";
+
+const PORT = Number(process.env.BERTH_BENCH_PORT ?? 3291);
+const BASE = `http://127.0.0.1:${PORT}`;
+const SANDBOXES = 60;
+const STREAMS = 300;
+const BODY_BYTES = 100 * 1024 * 1024;
+const PROBE_EVERY_MS = 20;
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+
+/** Resident memory of the server process and its children (next start runs the server in a child). */
+function serverRssMiB(pid: number): number {
+  const children = (readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)).map(Number);
+  const rss = (one: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${one}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  return [pid, ...children.flatMap((child) => [child, ...readFileSync(`/proc/${child}/task/${child}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)])].reduce((sum, one) => sum + rss(one), 0);
+}
+
+/** Probes /api/health every PROBE_EVERY_MS until stopped; the latencies. */
+function probeHealth() {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const began = performance.now();
+      await fetch(`${BASE}/api/health`).then((response) => response.arrayBuffer()).catch(() => undefined);
+      latencies.push(performance.now() - began);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { median: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), count: latencies.length };
+    },
+  };
+}
+
+/** Sends `bytes` of body with its length declared, as fast as the server takes it; the status and how long until the answer. */
+function hugeBody(header: Record<string, string>, bytes: number): Promise<{ status: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const began = performance.now();
+    const request = httpRequest(`${BASE}/api/v1/sandboxes`, { method: "POST", headers: { ...header, "content-type": "application/json", "content-length": String(bytes) } }, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, ms: performance.now() - began });
+      request.destroy();
+    });
+    request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes && !request.destroyed) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return request.once("drain", pump);
+      }
+      if (!request.destroyed) request.end();
+    };
+    pump();
+  });
+}
+
+/** Opens an event stream from Last-Event-ID 0 and reads it until `events` timeline events arrived (or it ends). */
+async function replayingStream(header: Record<string, string>, events: number, signal: AbortSignal): Promise<number> {
+  const response = await fetch(`${BASE}/api/v1/events`, { headers: { ...header, "last-event-id": "0" }, signal });
+  if (!response.ok || !response.body) return 0;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let seen = 0;
+  while (seen < events) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += decoder.decode(value).split("event: timeline").length - 1;
+  }
+  await reader.cancel().catch(() => {});
+  return seen;
+}
+
+/** How many events a replay from 0 holds now: read until the stream has been quiet for a second. */
+async function historySize(header: Record<string, string>): Promise<number> {
+  const abort = new AbortController();
+  const response = await fetch(`${BASE}/api/v1/events`, { headers: { ...header, "last-event-id": "0" }, signal: abort.signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = 0;
+  for (;;) {
+    const next = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1_000))]);
+    if (next === null || next.done) break;
+    seen += decoder.decode(next.value).split("event: timeline").length - 1;
+  }
+  abort.abort();
+  return seen;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "berth-bench-abuse-"));
+const server = startConsole(BASE, dataDir, { BERTH_STREAMS_PER_PERSON: String(STREAMS * 2), BERTH_CREATES_PER_MINUTE: "100000", BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(SANDBOXES * 2) });
+try {
+  await waitFor("the console", async () => ((await fetch(`${BASE}/api/health`)).ok ? true : undefined));
+  const { header } = await signInAs(BASE, "paula@berth.example");
+
+  // History to replay: sandboxes made and brought to Ready, each leaving its events.
+  await Promise.all(
+    Array.from({ length: SANDBOXES }, async (_, index) => {
+      const created = await fetch(`${BASE}/api/v1/sandboxes`, { method: "POST", headers: { ...header, "content-type": "application/json" }, body: JSON.stringify({ name: `abuse-${index}`, workspace: { backend: "ephemeral" } }) });
+      if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
+    }),
+  );
+  await waitFor("every sandbox Ready", async () => {
+    const page = (await (await fetch(`${BASE}/api/v1/sandboxes?limit=500`, { headers: header })).json()) as { items: { phase: string }[] };
+    return page.items.filter((item) => item.phase === "Ready").length >= SANDBOXES ? true : undefined;
+  });
+  const events = await historySize(header);
+
+  const quiet = probeHealth();
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const baseline = await quiet.stop();
+
+  const underBody = probeHealth();
+  const rssBefore = serverRssMiB(server.pid!);
+  const body = await hugeBody(header, BODY_BYTES);
+  const rssAfter = serverRssMiB(server.pid!);
+  const duringBody = await underBody.stop();
+
+  const underStreams = probeHealth();
+  const abort = new AbortController();
+  const began = performance.now();
+  const replayed = await Promise.all(Array.from({ length: STREAMS }, () => replayingStream(header, events, abort.signal).catch(() => 0)));
+  const replayMs = performance.now() - began;
+  abort.abort();
+  const duringStreams = await underStreams.stop();
+
+  console.log(`Berth under abuse — node ${process.version}, ${new Date().toISOString()}\n`);
+  console.log(`| workload | result |\n|---|---|`);
+  console.log(`| ${BODY_BYTES / 1024 / 1024} MB body, length declared, POST /api/v1/sandboxes | ${body.status} after ${body.ms.toFixed(0)} ms; server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB |`);
+  console.log(`| ${STREAMS} streams replaying from Last-Event-ID 0 (${events} events each) | all replayed in ${(replayMs / 1000).toFixed(1)} s; ${replayed.filter((seen) => seen >= events).length} of ${STREAMS} complete |`);
+  console.log(`\n| /api/health, probed every ${PROBE_EVERY_MS} ms | probes | median ms | p99 ms |\n|---|---:|---:|---:|`);
+  for (const [name, figures] of [["quiet", baseline], ["during the 100 MB body", duringBody], [`during ${STREAMS} replaying streams`, duringStreams]] as const) {
+    console.log(`| ${name} | ${figures.count} | ${figures.median.toFixed(1)} | ${figures.p99.toFixed(1)} |`);
+  }
+} finally {
+  stopConsole(server);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,34 @@
+// A production console (`next start`, after `npx next build`) on its embedded defaults in a
+// data directory of its own, for the benchmarks that measure it over HTTP, and a person signed
+// in to it the way a browser is.
+import { spawn, type ChildProcess } from "node:child_process";
+import { signInOverHttp } from "../e2e/signed-in.ts";
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export function startConsole(base: string, dataDir: string, environment: Record<string, string> = {}): ChildProcess {
+  const port = new URL(base).port;
+  return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", port], {
+    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: base, ...environment },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+}
+
+export function stopConsole(server: ChildProcess): void {
+  if (server.pid) process.kill(-server.pid, "SIGTERM");
+}
+
+/** Signed in as `email` (a demo person of the embedded sign-in): the cookies, and the headers a browser on Berth's page sends. */
+export async function signInAs(base: string, email: string) {
+  const cookies = await signInOverHttp(base, email);
+  return { cookies, header: { cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; "), origin: base } };
+}
