@@ -3,7 +3,7 @@ import type { NewTimelineEvent } from "../domain/timeline.ts";
 import type { Store } from "../store/index.ts";
 import { openTestStore } from "../store/test-databases.ts";
 import { publishTimelineEvent } from "./event-bus.ts";
-import { timelineEventStream } from "./sse-stream.ts";
+import { REPLAY_READS_AT_ONCE, timelineEventStream } from "./sse-stream.ts";
 
 // The SSE stream over a real store: replay after Last-Event-ID, then live, without loss or repeats.
 
@@ -156,5 +156,48 @@ describe("the timeline event stream", () => {
     abort.abort();
     await stream.cancel().catch(() => {});
     expect(closed).toBe(1);
+  });
+
+  it("lets only a few streams read their replay from the store at once, however many replay", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 3; index++) await record(`Missed${index}`);
+    let reading = 0;
+    let most = 0;
+    const slowly = <T>(read: () => Promise<T>) => async () => {
+      most = Math.max(most, ++reading);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      try {
+        return await read();
+      } finally {
+        reading--;
+      }
+    };
+    const timeline = {
+      ...store.timeline,
+      listAfter: (request: Parameters<Store["timeline"]["listAfter"]>[0]) => slowly(() => store.timeline.listAfter(request))(),
+      countAfter: (request: Parameters<Store["timeline"]["countAfter"]>[0]) => slowly(() => store.timeline.countAfter(request))(),
+    };
+    const abort = new AbortController();
+    const streams = Array.from({ length: 20 }, () => timelineEventStream({ timeline, lastEventId: start.id, signal: abort.signal }));
+    const replays = await Promise.all(streams.map((stream) => readEvents(stream, 3)));
+    abort.abort();
+    expect([replays.every((replay) => replay.reasons.length === 3), most]).toEqual([true, REPLAY_READS_AT_ONCE]);
+  });
+
+  it("reads a full page of history once, however many readers replay it", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 3; index++) await record(`Missed${index}`);
+    let firstPageReads = 0;
+    const timeline = {
+      ...store.timeline,
+      listAfter: (request: Parameters<Store["timeline"]["listAfter"]>[0]) => {
+        if (request.after === start.id) firstPageReads++;
+        return store.timeline.listAfter(request);
+      },
+    };
+    const abort = new AbortController();
+    const replays = await Promise.all(Array.from({ length: 20 }, () => readEvents(timelineEventStream({ timeline, lastEventId: start.id, signal: abort.signal, bounds: { replayPage: 2 } }), 3)));
+    abort.abort();
+    expect([replays.every((replay) => replay.reasons.join() === "Missed0,Missed1,Missed2"), firstPageReads]).toEqual([true, 1]);
   });
 });

@@ -11,7 +11,8 @@ import { subscribeToTimeline } from "./event-bus.ts";
 // everything in memory at once. A reader more than REPLAY_WINDOW events behind is not replayed
 // at all: it gets a `reload` event (whose id is the newest event's) telling it to read the
 // current state afresh, and the live stream from there. A reader that stops reading while live
-// events pile up past MAX_BACKLOG is cut off; its browser reconnects with its last id.
+// events pile up past MAX_BACKLOG is cut off; its browser reconnects with its last id. And
+// however many streams replay at once, only REPLAY_READS_AT_ONCE of them read the store.
 
 export interface SseOptions {
   timeline: Pick<TimelineRepository, "listAfter" | "countAfter" | "newestId">;
@@ -29,6 +30,72 @@ export interface SseOptions {
 }
 
 const DEFAULT_BOUNDS = { replayPage: 200, replayWindow: 10_000, maxBacklog: 1_000 };
+
+/**
+ * Replay pages read from the store at once, across every stream of this process. The embedded
+ * store answers one query at a time: 300 streams reading their replays together would queue
+ * everything else (a health probe, a page) behind them for seconds. Streams past the limit
+ * wait their turn; live events never wait here.
+ */
+export const REPLAY_READS_AT_ONCE = 2;
+
+class Gate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+const replayReads = new Gate(REPLAY_READS_AT_ONCE);
+
+/**
+ * Full replay pages, each event already in its wire form. Stored events never change, so a full
+ * page (after id X, so many events) is the same for every reader: when many readers replay the
+ * same history — every tab after a restart — it is read and serialized once, not once each.
+ * Only full pages are kept: a short one is the end of the history, which is still growing.
+ */
+class ReplayPages {
+  private readonly pages = new Map<string, Promise<{ event: TimelineEvent; wire: string }[]>>();
+  constructor(private readonly maxPages: number) {}
+
+  /** Readers asking for the same page together share one read (a restart brings every tab back at once). */
+  read(timeline: SseOptions["timeline"], request: { after?: string; sandboxId?: string; limit: number }) {
+    const key = `${request.after ?? ""}/${request.sandboxId ?? ""}/${request.limit}`;
+    const known = this.pages.get(key);
+    if (known) {
+      this.pages.delete(key);
+      this.pages.set(key, known);
+      return known;
+    }
+    const page = replayReads.run(() => timeline.listAfter(request)).then((events) => events.map((event) => ({ event, wire: formatSse(event) })));
+    this.pages.set(key, page);
+    if (this.pages.size > this.maxPages) this.pages.delete(this.pages.keys().next().value!);
+    const forget = () => {
+      if (this.pages.get(key) === page) this.pages.delete(key);
+    };
+    page.then((events) => (events.length < request.limit ? forget() : undefined), forget);
+    return page;
+  }
+}
+
+/** One cache per store: ids are only unique within one. */
+const replayPagesOf = new WeakMap<SseOptions["timeline"], ReplayPages>();
+const replayPagesFor = (timeline: SseOptions["timeline"]) => {
+  let pages = replayPagesOf.get(timeline);
+  if (!pages) replayPagesOf.set(timeline, (pages = new ReplayPages(64)));
+  return pages;
+};
 
 const encoder = new TextEncoder();
 
@@ -117,7 +184,7 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
         if (!windowChecked) {
           windowChecked = true;
           // Is the reader within the window at all?
-          const behind = await options.timeline.countAfter({ after: last!, sandboxId: options.sandboxId, limit: bounds.replayWindow + 1 });
+          const behind = await replayReads.run(() => options.timeline.countAfter({ after: last!, sandboxId: options.sandboxId, limit: bounds.replayWindow + 1 }));
           if (behind > bounds.replayWindow) {
             const newest = (await options.timeline.newestId()) ?? last!;
             last = newest;
@@ -126,11 +193,11 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
             return;
           }
         }
-        const page = await options.timeline.listAfter({ after: last, sandboxId: options.sandboxId, limit: bounds.replayPage });
+        const page = await replayPagesFor(options.timeline).read(options.timeline, { after: last, sandboxId: options.sandboxId, limit: bounds.replayPage });
         let text = "";
-        for (const event of page) {
+        for (const { event, wire } of page) {
           last = event.id;
-          if (await visible(event).catch(() => false)) text += formatSse(event);
+          if (await visible(event).catch(() => false)) text += wire;
         }
         if (text) send(text);
         if (page.length < bounds.replayPage) finishReplay();
