@@ -1,10 +1,13 @@
 // `npm test`: every suite, one after another, then one table and one closing line
-// ("N passed, N failed, N skipped") that CI reads. Exits non-zero if anything failed.
+// ("N passed, N failed, N skipped") that CI reads. Exits non-zero if anything failed. First it
+// makes the machine ready: the Debian packages the suites need (Chromium, PostgreSQL) are
+// installed when missing (as root or with sudo), and PostgreSQL is started.
 //
 //   type-check     tsc over the whole project
 //   migrations     prisma/schema.prisma and prisma/migrations agree
 //   unit+store     Vitest: pure logic, and the store on embedded PGlite
-//   store (pg)     the store suites again on PostgreSQL, when BERTH_TEST_DATABASE_URL is set
+//   store (pg)     the store suites again on PostgreSQL: BERTH_TEST_DATABASE_URL's, or the machine's
+//                  own, started for the run and stopped after it
 //   chart          the Helm chart: lint, golden renders, schema refusals (helm built once from Go)
 //   cluster        `npm run test:cluster`: the driver suite on a real control plane built from Go,
 //                  as cluster-admin and as the chart's service account, and the chart's RBAC
@@ -31,8 +34,29 @@ const reports = mkdtempSync(path.join(tmpdir(), "berth-test-reports-"));
 const reportPath = (name: string) => path.join(reports, `${name}.json`);
 
 
-const postgresUrl = process.env.BERTH_TEST_DATABASE_URL;
 const only = process.argv.slice(2);
+const wants = (name: string) => only.length === 0 || only.includes(name);
+
+/** The machine made ready for the suites asked for: its Debian packages, and PostgreSQL running. */
+function prepareMachine(): { postgresUrl: string | undefined; stopPostgres: () => void } {
+  const nothing = { postgresUrl: process.env.BERTH_TEST_DATABASE_URL, stopPostgres: () => {} };
+  if (!wants("e2e") && !wants("store (pg)")) return nothing;
+  const packages = spawnSync("bash", ["scripts/ci/ensure-debian-packages.sh"], { stdio: "inherit" });
+  if (packages.status !== 0) process.exit(1);
+  if (nothing.postgresUrl || !wants("store (pg)")) return nothing;
+  // Leave the machine as it was found: stop PostgreSQL at the end if this run started it.
+  const wasRunning = /online/.test(spawnSync("pg_lsclusters", ["-h"], { encoding: "utf8" }).stdout ?? "");
+  const started = spawnSync("bash", ["scripts/ci/start-postgres.sh"], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  if (started.status !== 0) {
+    console.error("PostgreSQL could not be started for the store suites (scripts/ci/start-postgres.sh); set BERTH_TEST_DATABASE_URL to use another.");
+    process.exit(1);
+  }
+  const url = started.stdout.trim();
+  return { postgresUrl: url, stopPostgres: () => (wasRunning ? undefined : void spawnSync("bash", ["scripts/ci/stop-postgres.sh"], { stdio: "inherit" })) };
+}
+
+const machine = prepareMachine();
+const postgresUrl = machine.postgresUrl;
 
 const steps: Step[] = [
   { name: "type-check", command: ["npx", "tsc", "--noEmit", "-p", "tsconfig.json"] },
@@ -47,9 +71,10 @@ const steps: Step[] = [
   {
     name: "store (pg)",
     command: ["npx", "vitest", "run", "lib/store", "--exclude", "lib/store/embedded-store-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
+    env: { BERTH_TEST_DATABASE_URL: postgresUrl ?? "" },
     report: vitestCounts,
     reportFile: reportPath("pg"),
-    skipBecause: postgresUrl ? undefined : "BERTH_TEST_DATABASE_URL is not set (`.ci/run` starts PostgreSQL and sets it)",
+    skipBecause: postgresUrl ? undefined : "no PostgreSQL to run them on",
   },
   {
     name: "chart",
@@ -115,6 +140,7 @@ console.log("\n| suite | passed | failed | skipped | seconds | note |\n|---|---:
 for (const row of rows) {
   console.log(`| ${row.name} | ${row.counts.passed} | ${row.counts.failed} | ${row.counts.skipped} | ${row.seconds.toFixed(1)} | ${row.note} |`);
 }
+machine.stopPostgres();
 if (failures.length > 0) console.log(`\nFailed:\n${failures.map((failure) => `- ${failure}`).join("\n")}`);
 console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(broken || total.failed > 0 ? 1 : 0);
