@@ -62,7 +62,7 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new UnreadableBodyError("invalid-encoding", "The request body is not UTF-8: send JSON encoded as UTF-8.");
+    throw new UnreadableBodyError("invalid-encoding", "The request body is not UTF-8: send JSON encoded as UTF-8.", [{ code: "text.invalid-encoding", path: [], message: "the body is not UTF-8" }]);
   }
 }
 
@@ -90,7 +90,11 @@ export function forbiddenText(value: unknown): SpecProblem[] {
   const stack: { value: unknown; path: ProblemPath }[] = [{ value, path: [] }];
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!;
-    if (path.length > MAX_JSON_DEPTH) throw new UnreadableBodyError("too-deep", `The request body nests deeper than ${MAX_JSON_DEPTH} levels at ${fieldName(path.slice(0, MAX_JSON_DEPTH))}; no request of Berth's API needs that.`);
+    if (path.length > MAX_JSON_DEPTH) {
+      const where = path.slice(0, MAX_JSON_DEPTH);
+      const message = `${fieldName(where)} nests deeper than ${MAX_JSON_DEPTH} levels; no request of Berth's API needs that`;
+      throw new UnreadableBodyError("too-deep", `The request body nests too deeply: ${message}.`, [{ code: "text.too-deep", path: where, message }]);
+    }
     if (typeof current === "string") {
       const why = forbiddenIn(current);
       if (why) problems.push({ code: "text.forbidden-character", path, message: `${fieldName(path)} ${why}` });

@@ -184,11 +184,10 @@ async function main(): Promise<void> {
 
     const health = await waitForHealth(base, child);
     const readyMs = Math.round(performance.now() - began);
-    const body = (await health.json()) as { status?: string; cluster?: { mode?: string }; store?: { kind?: string } };
+    // Not signed in, the server says only whether it serves; "ok" needs the embedded store and cluster up.
+    const body = (await health.json()) as { status?: string };
     if (body.status !== "ok") fail(`/api/health says status ${JSON.stringify(body.status)}, expected "ok": ${JSON.stringify(body)}`);
-    if (body.store?.kind !== "pglite") fail(`/api/health says store kind ${JSON.stringify(body.store?.kind)}, expected the embedded store ("pglite"): ${JSON.stringify(body)}`);
-    if (body.cluster?.mode !== "embedded") fail(`/api/health says cluster mode ${JSON.stringify(body.cluster?.mode)}, expected "embedded": ${JSON.stringify(body)}`);
-    console.log(`GET /api/health: 200 after ${readyMs} ms from spawn, store ${body.store.kind}, cluster ${body.cluster.mode}`);
+    console.log(`GET /api/health: 200 "ok" after ${readyMs} ms from spawn`);
 
     began = performance.now();
     // A stranger is sent to sign in, and the sign-in page renders with its assets.
