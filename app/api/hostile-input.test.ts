@@ -27,13 +27,10 @@ const named = (base: string) => `${base}-${Date.now().toString(36)}-${++count}`;
 
 beforeAll(async () => {
   api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "20", BERTH_MAX_BODY_BYTES: String(MAX_BODY_BYTES), BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(MAX_PER_NAMESPACE), BERTH_CREATES_PER_MINUTE: String(CREATES_PER_MINUTE), BERTH_STREAMS_PER_PERSON: String(STREAMS_PER_PERSON) });
-  await eventually(() => {
-    if (!api.runtime.live.ready) throw new Error("the live list has not loaded yet");
-  }, { timeoutMs: 60_000 });
+  await api.untilLive();
 }, 120_000);
 afterAll(() => api?.stop(), 120_000);
 
-const recordsNamed = async (name: string) => (await api.runtime.store.sandboxes.listAllLive()).filter((record) => record.name === name);
 const errorsOf = (json: unknown) => (json as { errors?: { field: string; code: string; message: string }[] }).errors ?? [];
 
 /** A body of `size` bytes, handed over in chunks as the server pulls them; `pulled()` says how much it took. */
@@ -106,7 +103,7 @@ describe("text no Kubernetes object can hold", () => {
   it("leaves no sandbox behind", async () => {
     const name = named("nul-left");
     await api.call("createSandbox", alex, { body: { name, namespace: "team-a", env: [{ name: "K", value: "\u0000" }] } });
-    expect(await recordsNamed(name)).toEqual([]);
+    expect(await api.liveRecordsNamed(name)).toEqual([]);
   });
 
   it("includes bytes that are not UTF-8", async () => {
@@ -163,7 +160,7 @@ describe("the sandboxes-per-namespace quota", () => {
     await fill();
     const name = named("over-left");
     await api.call("createSandbox", bea, { body: { name, namespace: "team-b", workspace: { backend: "ephemeral" } } });
-    expect(await recordsNamed(name)).toEqual([]);
+    expect(await api.liveRecordsNamed(name)).toEqual([]);
     expect(await api.runtime.store.sandboxes.countLiveIn("team-b")).toBe(MAX_PER_NAMESPACE);
   });
 

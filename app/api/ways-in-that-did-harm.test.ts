@@ -40,13 +40,10 @@ beforeAll(async () => {
   if (!discovery.ok) throw new Error(discovery.message);
   sandboxApiVersion = discovery.version;
   kubectl = sandboxResources(asPaula, discovery.version);
-  await eventually(() => {
-    if (!api.runtime.live.ready) throw new Error("the live list has not loaded yet");
-  }, { timeoutMs: 60_000 });
+  await api.untilLive();
 }, 120_000);
 afterAll(() => api?.stop(), 120_000);
 
-const recordsNamed = async (name: string) => (await api.runtime.store.sandboxes.listAllLive()).filter((record) => record.name === name);
 
 describe("a sandbox in a namespace Berth does not manage", () => {
   it("is refused at the namespace field, even for a platform admin whom RBAC would let", async () => {
@@ -60,7 +57,7 @@ describe("a sandbox in a namespace Berth does not manage", () => {
   it("leaves nothing behind when refused", async () => {
     const name = named("nothing");
     await api.call("createSandbox", paula, { body: { name, namespace: UNMANAGED, workspace: { backend: "ephemeral" } } });
-    expect([await recordsNamed(name), await kubectl.readSandbox(UNMANAGED, name)]).toEqual([[], null]);
+    expect([await api.liveRecordsNamed(name), await kubectl.readSandbox(UNMANAGED, name)]).toEqual([[], null]);
   });
 });
 
@@ -68,13 +65,13 @@ describe("a request another site makes the browser send", () => {
   it("is refused when its body is text/plain, as a form can send it", async () => {
     const name = named("forged");
     const answer = await api.call("createSandbox", alex, { body: JSON.stringify({ name, namespace: "team-a", workspace: { backend: "ephemeral" } }), headers: { "content-type": "text/plain" } });
-    expect([answer.status, await recordsNamed(name)]).toEqual([415, []]);
+    expect([answer.status, await api.liveRecordsNamed(name)]).toEqual([415, []]);
   });
 
   it("is refused when it comes from another origin", async () => {
     const name = named("forged");
     const answer = await api.call("createSandbox", alex, { body: { name, namespace: "team-a", workspace: { backend: "ephemeral" } }, headers: { origin: "https://attacker.example" } });
-    expect([answer.status, await recordsNamed(name)]).toEqual([403, []]);
+    expect([answer.status, await api.liveRecordsNamed(name)]).toEqual([403, []]);
   });
 });
 
@@ -89,7 +86,7 @@ describe("a Sandbox made with kubectl, outside Berth", () => {
 
   const adopted = (namespace: string, name: string) =>
     eventually(async () => {
-      const record = (await recordsNamed(name)).find((one) => one.namespace === namespace);
+      const record = (await api.liveRecordsNamed(name)).find((one) => one.namespace === namespace);
       if (!record) throw new Error(`${namespace}/${name} is not adopted yet`);
       return record;
     }, { timeoutMs: 30_000, intervalMs: 100 });
@@ -101,7 +98,7 @@ describe("a Sandbox made with kubectl, outside Berth", () => {
     // Made after it, and adopted: the reconciler has looked at both.
     await madeOutsideBerth("team-b", inside);
     await adopted("team-b", inside);
-    expect(await recordsNamed(outside)).toEqual([]);
+    expect(await api.liveRecordsNamed(outside)).toEqual([]);
   });
 
   it("is adopted once its namespace is made one Berth manages, and not before", async () => {
@@ -114,7 +111,7 @@ describe("a Sandbox made with kubectl, outside Berth", () => {
     await madeOutsideBerth(namespace, early);
     await madeOutsideBerth("team-b", marker);
     await adopted("team-b", marker);
-    const before = await recordsNamed(early);
+    const before = await api.liveRecordsNamed(early);
     await core.patchNamespace({ name: namespace, body: [{ op: "add", path: "/metadata/labels", value: { [managed.label]: "true" } }] });
     expect([before, (await adopted(namespace, early)).origin]).toEqual([[], "cluster"]);
   });

@@ -1,4 +1,5 @@
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { berthEnvironmentVariable } from "../domain/gateway-limits.ts";
 
 /**
  * Every gateway default, with the environment variable and the Helm value that set it.
@@ -17,7 +18,7 @@ export const GATEWAY_KEYS = [
 export type GatewayKey = (typeof GATEWAY_KEYS)[number];
 
 export function environmentVariableFor(key: GatewayKey): string {
-  return "BERTH_" + key.replace(/[A-Z]/g, (letter) => "_" + letter).toUpperCase();
+  return berthEnvironmentVariable(key);
 }
 
 export function helmValueFor(key: GatewayKey): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { gatewayLimitsSchema, limitEnvironmentVariable, type GatewayLimits } from "../domain/gateway-limits.ts";
+import { gatewayLimitsSchema, berthEnvironmentVariable, type GatewayLimits } from "../domain/gateway-limits.ts";
 
 // The limits a platform team sets, from the environment (BERTH_MAX_CPU, …) or the config file's
 // `limits:` section (the Helm values' `limits:` one for one). Environment wins over the file.
@@ -31,7 +31,7 @@ export function resolveLimits(env: Record<string, string | undefined>, fromFile:
   const raw: Record<string, unknown> = {};
   const where: Record<string, string> = {};
   for (const key of LIMIT_KEYS) {
-    const variable = limitEnvironmentVariable(key);
+    const variable = berthEnvironmentVariable(key);
     if (env[variable] !== undefined && env[variable] !== "") {
       raw[key] = env[variable];
       where[key] = variable;

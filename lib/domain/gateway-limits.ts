@@ -27,12 +27,12 @@ export type GatewayLimitKey = keyof GatewayLimits;
 
 export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = gatewayLimitsSchema.parse({});
 
-/** The environment variable that sets a limit: maxCpu is BERTH_MAX_CPU. */
-export const limitEnvironmentVariable = (key: string) => "BERTH_" + key.replace(/[A-Z]/g, (letter) => "_" + letter).toUpperCase();
+/** The environment variable that sets a configuration key: maxCpu is BERTH_MAX_CPU, sandboxNamespace BERTH_SANDBOX_NAMESPACE. */
+export const berthEnvironmentVariable = (key: string) => "BERTH_" + key.replace(/[A-Z]/g, (letter) => "_" + letter).toUpperCase();
 
 /** How a platform team changes each limit, for the messages a refusal carries. */
 export function limitSetting(key: GatewayLimitKey): string {
-  return `${limitEnvironmentVariable(key)} or Helm value limits.${key}`;
+  return `${berthEnvironmentVariable(key)} or Helm value limits.${key}`;
 }
 
 const exceeds = (quantity: string, max: string) => (parseQuantity(quantity) ?? 0) > (parseQuantity(max) ?? Infinity);

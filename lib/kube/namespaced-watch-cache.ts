@@ -1,6 +1,6 @@
 import type { KubernetesObject, V1Namespace } from "@kubernetes/client-node";
 import type { ClusterConnection } from "./cluster-connection.ts";
-import { WatchCache, type WatchCacheOptions, type WatchCacheStats } from "./watch-cache.ts";
+import { notifyListeners, WatchCache, type WatchCacheOptions, type WatchCacheStats } from "./watch-cache.ts";
 import type { CacheChange } from "./watch-reducer.ts";
 
 // Watches limited to the namespaces Berth manages, the way controller-runtime's multi-namespace
@@ -135,13 +135,7 @@ export class NamespacedWatchCache<T extends KubernetesObject> implements ObjectC
   }
 
   private emit(change: CacheChange<T>): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.options.onError?.(error);
-      }
-    }
+    notifyListeners(this.listeners, change, this.options.onError);
   }
 }
 

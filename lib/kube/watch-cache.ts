@@ -75,13 +75,7 @@ export class WatchCache<T extends KubernetesObject> {
   }
 
   private emit(change: CacheChange<T>): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.options.onError?.(error);
-      }
-    }
+    notifyListeners(this.listeners, change, this.options.onError);
   }
 
   private async run(synced: () => void): Promise<void> {
@@ -184,4 +178,15 @@ export function collectionPath(path: string, namespace: string | undefined): str
   if (!namespace) return path;
   const cut = path.lastIndexOf("/");
   return `${path.slice(0, cut)}/namespaces/${encodeURIComponent(namespace)}${path.slice(cut)}`;
+}
+
+/** Tells every listener of a change; one that throws is reported and does not stop the rest. */
+export function notifyListeners<T>(listeners: Iterable<(change: T) => void>, change: T, onError?: (error: unknown) => void): void {
+  for (const listener of listeners) {
+    try {
+      listener(change);
+    } catch (error) {
+      onError?.(error);
+    }
+  }
 }

@@ -1,3 +1,5 @@
+import type { RequestLimits } from "../config/limits-config.ts";
+
 // How fast one person may change things, and how many event streams they may hold open: a token
 // bucket per person and kind of request (creates, commands run in sandboxes, other writes), and
 // a count of open streams. A person over a limit gets 429 with Retry-After; everyone else is
@@ -6,12 +8,7 @@
 
 export type RateClass = "creates" | "commands" | "writes";
 
-export interface RateLimitSettings {
-  createsPerMinute: number;
-  commandsPerMinute: number;
-  writesPerMinute: number;
-  streamsPerPerson: number;
-}
+export type RateLimitSettings = Pick<RequestLimits, "createsPerMinute" | "commandsPerMinute" | "writesPerMinute" | "streamsPerPerson">;
 
 export class RateLimitedError extends Error {
   constructor(

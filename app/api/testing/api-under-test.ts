@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints.ts";
 import type { Person } from "@/lib/domain/person.ts";
+import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
+import { eventually } from "@/lib/sim/testing/eventually.ts";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/peer-address.ts";
 import { connectToRealCluster, type ClusterConnection } from "@/lib/kube/cluster-connection.ts";
 import { getRuntime, stopRuntime, type Runtime } from "@/lib/server/runtime.ts";
@@ -37,6 +39,10 @@ export interface ApiUnderTest {
   runtime: Runtime;
   /** `as` null: a caller with no credentials at all. */
   call(id: EndpointId, as: Person | null, request?: ApiRequest): Promise<ApiAnswer>;
+  /** Resolves once the live list has loaded (the reconciler's first pass is done). */
+  untilLive(): Promise<void>;
+  /** Berth's live records of that name, in any namespace. */
+  liveRecordsNamed(name: string): Promise<SandboxRecord[]>;
   /** The embedded cluster as its administrator reaches it with kubectl (the kubeconfig it writes). */
   clusterAdmin(): ClusterConnection;
   stop(): Promise<void>;
@@ -137,6 +143,11 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
       const response = await handler(new Request(urlOf(id, request), init), { params: Promise.resolve(request.params ?? {}) });
       return answerOf(response);
     },
+    untilLive: () =>
+      eventually(() => {
+        if (!runtime.live.ready) throw new Error("the live list has not loaded yet");
+      }, { timeoutMs: 60_000 }),
+    liveRecordsNamed: async (name) => (await runtime.store.sandboxes.listAllLive()).filter((record) => record.name === name),
     clusterAdmin() {
       if (!runtime.cluster.simulatorUrl) throw new Error("Only the embedded cluster's administrator is known here; on a real cluster, use your own kubeconfig.");
       return connectToRealCluster("kubeconfig", path.join(dataDir, "cluster", "kubeconfig"));
