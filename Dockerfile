@@ -3,14 +3,14 @@
 #
 #   docker build -t ghcr.io/berth-dev/berth:0.1.0 .
 #
-# Node 20, as the project is built and tested with (see ../shared/TOOLCHAIN.md in the repo's
-# workspace and `engines` in package.json).
+# Node.js 22 LTS, as the project is built and tested with (`engines` and the pinned `node`
+# devDependency in package.json; README, "Which Node.js runs").
 #
 # Two stages: `build` installs everything (dev dependencies included: TypeScript, Prisma's CLI)
 # and runs `next build`; the run stage gets only Next.js's standalone output, so no dev
 # dependency and no full node_modules reach the image.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 # Dependencies first, so a code change does not reinstall them. `postinstall` generates the
@@ -25,7 +25,7 @@ COPY . .
 # client in generated/ is bundled into the server chunks.
 RUN npx next build
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 # server.js listens on HOSTNAME:PORT. Kubernetes sets HOSTNAME to the pod's name, which would
 # bind the server to the pod's address only; the chart sets HOSTNAME=0.0.0.0 on the container too.

@@ -1,4 +1,5 @@
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
+import { unsupportedNodeRuntime } from "../platform/node-runtime.ts";
 import { stampPeerAddresses } from "../platform/peer-address.ts";
 import { getRuntime } from "./runtime.ts";
 
@@ -7,6 +8,11 @@ import { getRuntime } from "./runtime.ts";
  * store stops the server at once, with a message, instead of failing the first request.
  */
 export async function startServer(): Promise<void> {
+  const runtimeProblem = unsupportedNodeRuntime(process.version);
+  if (runtimeProblem) {
+    console.error(`\n${runtimeProblem}\n`);
+    process.exit(1);
+  }
   // Before the first request: proxy sign-in and none mode read the socket's addresses.
   stampPeerAddresses();
   try {
