@@ -248,3 +248,17 @@ describe("a secret value in a sandbox's environment", () => {
     expect((answer.json as { stdout: string }).stdout).toBe(SECRET);
   });
 });
+
+describe("a command the container cannot start", () => {
+  it("is refused with 400 naming command[0], in the container runtime's words", async () => {
+    const created = (await api.call("createSandbox", alex, { body: { name: named("no-tool"), namespace: "team-a", workspace: { backend: "ephemeral" } } })).json as SandboxRecord;
+    await eventually(() => {
+      if (api.runtime.live.get(created.id)?.phase !== "Ready") throw new Error("not Ready yet");
+    }, { timeoutMs: 30_000 });
+    const answer = await api.call("execInSandbox", alex, { params: { id: created.id }, body: { command: ["no-such-tool", "--help"], timeoutSeconds: 10 } });
+    expect({ status: answer.status, errors: errorsOf(answer.json) }).toEqual({
+      status: 400,
+      errors: [{ field: "command[0]", code: "command.not-started", message: expect.stringContaining('exec: "no-such-tool": executable file not found in $PATH') }],
+    });
+  });
+});

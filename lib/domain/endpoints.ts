@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BERTH_RESOURCES, KUBERNETES_RESOURCES, type ResourceVerb } from "./access.ts";
 import { auditEntrySchema, auditQuerySchema } from "./audit.ts";
 import { checkpointOutcomeSchema, checkpointSchema } from "./checkpoint.ts";
+import { serialIdSchema } from "./event-id.ts";
 import { execRequestSchema, execResultSchema } from "./exec-request.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "./gateway-settings.ts";
 import { healthAnswerSchema } from "./health.ts";
@@ -106,12 +107,12 @@ const dryRunResultSchema = z.object({ dryRun: z.literal(true), manifests: z.reco
 const volumeDeletionSchema = z.object({ uid: z.string(), ownership: volumeSchema.shape.ownership, sandbox: z.string().nullable() });
 const volumeExpansionResultSchema = z.object({ from: z.string().nullable(), to: z.string() });
 const timelineQuerySchema = z.object({
-  cursor: z.string().regex(/^\d+$/, "cursor must be the nextCursor of an earlier page (an event id)").optional(),
-  after: z.string().regex(/^\d+$/, "after must be an event id").optional(),
+  cursor: serialIdSchema("cursor must be the nextCursor of an earlier page (an event id)").optional(),
+  after: serialIdSchema("after must be an event id").optional(),
 });
 const eventsQuerySchema = z.object({
   sandbox: z.uuid("sandbox must be a sandbox id (a UUID)").optional(),
-  lastEventId: z.string().regex(/^\d{1,19}$/, "lastEventId must be an event id this server sent (a number)").optional(),
+  lastEventId: serialIdSchema("lastEventId must be an event id this server sent (a number)").optional(),
 });
 const createQuerySchema = z.object({ dryRun: z.enum(["true", "false"]).optional() });
 const volumeListQuerySchema = pageRequestSchema.extend({ namespace: simulatorObjectNameSchema.optional() });

@@ -18,6 +18,24 @@ export class ExecTimeoutError extends Error {
   }
 }
 
+/**
+ * The container runtime could not start the program (no such file, not executable): the
+ * command never ran, so there is no exit code. The API server says so as a 500 InternalError
+ * carrying the runtime's words ("OCI runtime exec failed: … unable to start container process:
+ * exec: \"x\": executable file not found in $PATH"); it is the caller's command that is wrong.
+ */
+export class CommandNotStartedError extends Error {
+  constructor(
+    readonly program: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "CommandNotStartedError";
+  }
+}
+
+const RUNTIME_COULD_NOT_START = /unable to start container process|executable file (`[^`]*` )?not found/;
+
 const MAX_OUTPUT_CHARS = 1_000_000;
 
 function collector(): { stream: Writable; text: () => string } {
@@ -47,7 +65,9 @@ export async function execInPod(
         if (status.status === "Success") return resolve({ exitCode: 0, stdout: stdout.text(), stderr: stderr.text() });
         const exitCode = status.details?.causes?.find((cause) => cause.reason === "ExitCode")?.message;
         if (exitCode !== undefined) return resolve({ exitCode: Number(exitCode), stdout: stdout.text(), stderr: stderr.text() });
-        reject(new KubeApiError(status.code ?? 500, status.reason ?? "InternalError", status.message ?? "the command could not be run"));
+        const message = status.message ?? "the command could not be run";
+        if (RUNTIME_COULD_NOT_START.test(message)) return reject(new CommandNotStartedError(command[0] ?? "", message));
+        reject(new KubeApiError(status.code ?? 500, status.reason ?? "InternalError", message));
       })
       .then((opened) => {
         socket = opened;

@@ -1,4 +1,5 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
+import type { CommandNotStartedError } from "../kube/pod-exec.ts";
 import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, type ProblemDetails } from "./problem-details.ts";
@@ -15,10 +16,12 @@ export class ClusterUnavailableError extends Error {
   }
 }
 
+/** A request Berth cannot take, about one field: `path` [] is the body as a whole, a header or parameter by its name. */
 export class BadRequestError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly path: (string | number)[] = [],
   ) {
     super(message);
     this.name = "BadRequestError";
@@ -62,10 +65,14 @@ export function problemFor(error: unknown): ProblemDetails {
     return problem(400, "invalid-cursor", "The cursor is not valid", error.message, [{ code: "cursor.invalid", path: ["cursor"], message: error.message }]);
   }
   if (named(error, "RateLimitedError")) return problem(429, "rate-limited", "Too many requests", error.message);
-  if (named<PayloadTooLargeError>(error, "PayloadTooLargeError")) return problem(413, "body-too-large", "The request body is too large", error.message);
+  if (named<PayloadTooLargeError>(error, "PayloadTooLargeError")) return problem(413, "body-too-large", "The request body is too large", error.message, [{ code: "body-too-large", path: [], message: error.message }]);
   if (named<UnreadableBodyError>(error, "UnreadableBodyError")) return problem(400, error.code, "The request body cannot be read", error.message, error.problems.length > 0 ? error.problems : undefined);
-  if (named<BadRequestError>(error, "BadRequestError")) return problem(400, error.code, "The request is not valid", error.message);
+  if (named<BadRequestError>(error, "BadRequestError")) return problem(400, error.code, "The request is not valid", error.message, [{ code: error.code, path: error.path, message: error.message }]);
   if (named(error, "SandboxStateError")) return problem(409, "wrong-state", "The sandbox cannot do that now", error.message);
+  if (named<CommandNotStartedError>(error, "CommandNotStartedError")) {
+    const why = `${JSON.stringify(error.program)} could not be started in the container: ${error.message}`;
+    return problem(400, "command-not-started", "The command could not be started", `${why}. Name a program the image has (for example ["sh", "-c", "…"]).`, [{ code: "command.not-started", path: ["command", 0], message: why }]);
+  }
   if (named(error, "ExecTimeoutError")) return problem(504, "exec-timeout", "The command timed out", error.message);
   if (named(error, "ClusterUnavailableError")) return problem(503, "cluster-unavailable", "The Kubernetes cluster cannot serve this", error.message);
   if (named(error, "ConfigError")) return problem(500, "configuration", "Berth's configuration is invalid", error.message);

@@ -32,6 +32,11 @@ describe(`the audit log (${testStoreKind})`, () => {
     expect([...first.items, ...second.items].map((entry) => entry.action)).toEqual(["sandbox.start", "sandbox.stop", "sandbox.create"]);
   });
 
+  it("refuses a cursor it did not hand out, even one holding a number past a bigint", async () => {
+    const forged = Buffer.from("9999999999999999999", "utf8").toString("base64url");
+    await expect(store.audit.listChanges({ limit: 2, cursor: forged })).rejects.toMatchObject({ name: "InvalidCursorError" });
+  });
+
   it("records failures as well as successes", async () => {
     const recorded = await store.audit.recordChange(aChange({ outcome: "Failed", details: { error: "claim is in use" } }));
     expect(recorded.outcome).toBe("Failed");

@@ -1,6 +1,7 @@
 import { auditEntrySchema, newAuditEntrySchema, type AuditEntry, type AuditQuery, type NewAuditEntry } from "../domain/audit.ts";
+import { isSerialId } from "../domain/event-id.ts";
 import type { Page } from "../domain/sandbox-record.ts";
-import { decodeCursor, encodeCursor, SERIAL_SHAPE } from "./cursor.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type Db, type Tx, toJson, Prisma } from "./prisma-client.ts";
 
 type AuditRow = Prisma.AuditEntryGetPayload<object>;
@@ -30,7 +31,7 @@ export function auditRepository(db: Db) {
           ...(request.outcome ? { outcome: request.outcome } : {}),
           ...(request.decision ? { decision: request.decision } : {}),
           ...(request.since ? { at: { gte: new Date(request.since) } } : {}),
-          ...(request.cursor ? { id: { lt: BigInt(decodeCursor(request.cursor, SERIAL_SHAPE)) } } : {}),
+          ...(request.cursor ? { id: { lt: BigInt(decodeCursor(request.cursor, isSerialId)) } } : {}),
         },
         orderBy: { id: "desc" },
         take: request.limit + 1,

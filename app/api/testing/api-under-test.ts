@@ -68,7 +68,8 @@ function urlOf(id: EndpointId, request: ApiRequest): URL {
   const filled = ENDPOINTS[id].path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = request.params?.[name];
     if (value === undefined) throw new Error(`${id} needs the path parameter ${name}`);
-    return encodeURIComponent(value);
+    // A lone surrogate cannot be percent-encoded; the handler still gets the value as sent.
+    return encodeURIComponent(value.toWellFormed());
   });
   const url = new URL(filled, PUBLIC_URL);
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);

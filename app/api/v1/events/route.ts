@@ -1,4 +1,5 @@
 import { BERTH_RESOURCES } from "@/lib/domain/access.ts";
+import { isSerialId } from "@/lib/domain/event-id.ts";
 import type { TimelineEvent } from "@/lib/domain/timeline.ts";
 import { timelineEventStream } from "@/lib/events/sse-stream.ts";
 import { BadRequestError } from "@/lib/server/api-problems.ts";
@@ -15,8 +16,8 @@ export const dynamic = "force-dynamic";
  */
 export const GET = endpointRoute("events", async ({ request, runtime, caller, query }) => {
   const lastEventId = request.headers.get("last-event-id") ?? query.lastEventId;
-  if (lastEventId !== undefined && lastEventId !== null && !/^\d{1,19}$/.test(lastEventId)) {
-    throw new BadRequestError("invalid-last-event-id", "Last-Event-ID must be an event id this server sent (a number); reconnect without it to get live events only.");
+  if (lastEventId !== undefined && lastEventId !== null && !isSerialId(lastEventId)) {
+    throw new BadRequestError("invalid-last-event-id", "Last-Event-ID must be an event id this server sent (a number); reconnect without it to get live events only.", ["Last-Event-ID"]);
   }
   const namespaces = new Map<string, Promise<string | null>>();
   const namespaceOf = (sandboxId: string) => {
