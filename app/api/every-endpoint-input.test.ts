@@ -14,18 +14,22 @@ import { startApiUnderTest, type ApiAnswer, type ApiRequest, type ApiUnderTest }
 // object can hold, shell syntax, values far over the limits, bodies nested too deep or larger
 // than the cap — the answer is never a 5xx, a refusal of the input (400, 413) is problem+json
 // naming each field it is about, and a refused request leaves nothing half-made in the cluster.
-// The caller is the platform admin, whom RBAC lets do everything, so that what refuses a
-// request is the input and not the permission. FC_SEED=<n> replays a failing run.
+// Most callers are the platform admin, whom RBAC lets do everything, so that what refuses a
+// request is the input and not the permission; the rest are a developer, for whom the same
+// input meets RBAC's refusals first. FC_SEED=<n> replays a failing run, FC_RUNS=<n> runs more.
 
 const SEED = Number(process.env.FC_SEED ?? 20261203);
-const RUNS = Number(process.env.FC_RUNS ?? 25);
+const RUNS = Number(process.env.FC_RUNS ?? 40);
 const MAX_BODY_BYTES = 64 * 1024;
 const TEAM = "team-a";
 
-const paula: Person = (() => {
-  const demo = DEMO_PEOPLE.find((one) => one.id === "paula")!;
+const person = (id: string): Person => {
+  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
   return { username: demo.email, groups: demo.groups };
-})();
+};
+const paula = person("paula");
+/** A developer of team-a: most calls here are the admin's; some are refused by RBAC first. */
+const alex = person("alex");
 
 let api: ApiUnderTest;
 let count = 0;
@@ -174,6 +178,7 @@ function queryFor(endpoint: Endpoint): fc.Arbitrary<Record<string, string>> {
 const headerText = fc.oneof(fc.constantFrom("0", "-1", "abc", "1".repeat(30), "99999999999999999999", "12 34"), fc.string({ unit: fc.constantFrom(..."0123456789abc -;=".split("")), maxLength: 24 }));
 
 interface Call {
+  as: Person;
   params: Record<string, ParamValue>;
   query: Record<string, string>;
   body: WireBody | undefined;
@@ -183,6 +188,7 @@ interface Call {
 function callFor(id: EndpointId): fc.Arbitrary<Call> {
   const endpoint: Endpoint = ENDPOINTS[id];
   return fc.record({
+    as: fc.oneof({ weight: 4, arbitrary: fc.constant(paula) }, { weight: 1, arbitrary: fc.constant(alex) }),
     params: paramsFor(endpoint),
     query: queryFor(endpoint),
     // Browsers and fetch send no body with a GET.
@@ -221,7 +227,7 @@ describe.each(ENDPOINT_IDS.map((id) => [`${ENDPOINTS[id].method} ${ENDPOINTS[id]
     await fc.assert(
       fc.asyncProperty(callFor(id), async (call) => {
         const sent = requestOf(id, call);
-        const answer = await api.call(id, paula, sent);
+        const answer = await api.call(id, call.as, sent);
         remember(id, answer);
         statuses.add(answer.status);
         expectAnswerTellsWhatIsWrong(answer, sent);
