@@ -61,14 +61,15 @@ function probeHealth() {
 
 /** Sends `bytes` of body with its length declared, as fast as the server takes it; the status and how long until the answer. */
 function hugeBody(header: Record<string, string>, bytes: number): Promise<{ status: number; ms: number }> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const began = performance.now();
     const request = httpRequest(`${BASE}/api/v1/sandboxes`, { method: "POST", headers: { ...header, "content-type": "application/json", "content-length": String(bytes) } }, (response) => {
       response.resume();
       resolve({ status: response.statusCode ?? 0, ms: performance.now() - began });
       request.destroy();
     });
-    request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
+    // The server may close the connection on a body it refuses before it answers: that is a refusal too.
+    request.on("error", () => resolve({ status: 0, ms: performance.now() - began }));
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
@@ -82,17 +83,32 @@ function hugeBody(header: Record<string, string>, bytes: number): Promise<{ stat
   });
 }
 
+/** Counts the timeline events of a stream as its chunks come, an event split across two chunks counted once. */
+function timelineEventCounter() {
+  const decoder = new TextDecoder();
+  let pending = "";
+  let seen = 0;
+  return {
+    add(chunk: Uint8Array) {
+      const blocks = (pending + decoder.decode(chunk, { stream: true })).split("\n\n");
+      pending = blocks.pop()!;
+      seen += blocks.filter((block) => /^event: timeline$/m.test(block)).length;
+      return seen;
+    },
+  };
+}
+
 /** Opens an event stream from Last-Event-ID 0 and reads it until `events` timeline events arrived (or it ends). */
 async function replayingStream(header: Record<string, string>, events: number, signal: AbortSignal): Promise<number> {
   const response = await fetch(`${BASE}/api/v1/events`, { headers: { ...header, "last-event-id": "0" }, signal });
   if (!response.ok || !response.body) return 0;
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
+  const counter = timelineEventCounter();
   let seen = 0;
   while (seen < events) {
     const { done, value } = await reader.read();
     if (done) break;
-    seen += decoder.decode(value).split("event: timeline").length - 1;
+    seen = counter.add(value);
   }
   await reader.cancel().catch(() => {});
   return seen;
@@ -103,16 +119,21 @@ async function historySize(header: Record<string, string>): Promise<number> {
   const abort = new AbortController();
   const response = await fetch(`${BASE}/api/v1/events`, { headers: { ...header, "last-event-id": "0" }, signal: abort.signal });
   const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
+  const counter = timelineEventCounter();
   let seen = 0;
   for (;;) {
     const next = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1_000))]);
     if (next === null || next.done) break;
-    seen += decoder.decode(next.value).split("event: timeline").length - 1;
+    seen = counter.add(next.value);
   }
   abort.abort();
   return seen;
 }
+
+/** Progress on stderr, so that a slow phase is seen as it happens; the tables go to stdout. */
+const phase = (what: string) => console.error(`[bench:abuse ${new Date().toISOString().slice(11, 19)}] ${what}`);
+/** No phase may hang the bench: the replay gives up after this long, counting what it got. */
+const REPLAY_DEADLINE_MS = 120_000;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "berth-bench-abuse-"));
 const server = startConsole(BASE, dataDir, { BERTH_STREAMS_PER_PERSON: String(STREAMS * 2), BERTH_CREATES_PER_MINUTE: "100000", BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(SANDBOXES * 2) });
@@ -121,6 +142,7 @@ try {
   const { header } = await signInAs(BASE, "paula@berth.example");
 
   // History to replay: sandboxes made and brought to Ready, each leaving its events.
+  phase(`creating ${SANDBOXES} sandboxes`);
   await Promise.all(
     Array.from({ length: SANDBOXES }, async (_, index) => {
       const created = await fetch(`${BASE}/api/v1/sandboxes`, { method: "POST", headers: { ...header, "content-type": "application/json" }, body: JSON.stringify({ name: `abuse-${index}`, workspace: { backend: "ephemeral" } }) });
@@ -132,11 +154,13 @@ try {
     return page.items.filter((item) => item.phase === "Ready").length >= SANDBOXES ? true : undefined;
   });
   const events = await historySize(header);
+  phase(`${events} events to replay; probing /api/health while quiet`);
 
   const quiet = probeHealth();
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const baseline = await quiet.stop();
 
+  phase(`sending a ${BODY_BYTES / 1024 / 1024} MB body`);
   const underBody = probeHealth();
   await new Promise((resolve) => setTimeout(resolve, 500));
   const rssBefore = serverRssMiB(server.pid!);
@@ -145,12 +169,15 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   const duringBody = await underBody.stop();
 
+  phase(`opening ${STREAMS} streams replaying from Last-Event-ID 0`);
   const underStreams = probeHealth();
   await new Promise((resolve) => setTimeout(resolve, 500));
   const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(), REPLAY_DEADLINE_MS);
   const began = performance.now();
   const replayed = await Promise.all(Array.from({ length: STREAMS }, () => replayingStream(header, events, abort.signal).catch(() => 0)));
   const replayMs = performance.now() - began;
+  clearTimeout(deadline);
   abort.abort();
   const duringStreams = await underStreams.stop();
 

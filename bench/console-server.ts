@@ -14,9 +14,15 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
+/**
+ * BERTH_BENCH_CPU_PROFILE=<dir> runs the server under `node --cpu-prof`, writing a .cpuprofile
+ * there when it stops (open it in Chrome's DevTools, Performance tab, to see where time went).
+ */
 export function startConsole(base: string, dataDir: string, environment: Record<string, string> = {}): ChildProcess {
   const port = new URL(base).port;
-  return spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", port], {
+  const profileDir = process.env.BERTH_BENCH_CPU_PROFILE;
+  const server = ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", port];
+  return spawn(process.execPath, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...server] : server, {
     env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: base, ...environment },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,

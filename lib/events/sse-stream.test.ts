@@ -159,8 +159,10 @@ describe("the timeline event stream", () => {
   });
 
   it("lets only a few streams read their replay from the store at once, however many replay", async () => {
-    const start = await record("Start");
-    for (let index = 0; index < 3; index++) await record(`Missed${index}`);
+    // Each stream resumes from an event of its own, so no two share a page of replay.
+    const resumedFrom = [];
+    for (let index = 0; index < 20; index++) resumedFrom.push(await record(`Missed${index}`));
+    for (let index = 0; index < 3; index++) await record(`Newer${index}`);
     let reading = 0;
     let most = 0;
     const slowly = <T>(read: () => Promise<T>) => async () => {
@@ -178,10 +180,25 @@ describe("the timeline event stream", () => {
       countAfter: (request: Parameters<Store["timeline"]["countAfter"]>[0]) => slowly(() => store.timeline.countAfter(request))(),
     };
     const abort = new AbortController();
-    const streams = Array.from({ length: 20 }, () => timelineEventStream({ timeline, lastEventId: start.id, signal: abort.signal }));
-    const replays = await Promise.all(streams.map((stream) => readEvents(stream, 3)));
+    const streams = resumedFrom.map((event) => timelineEventStream({ timeline, lastEventId: event.id, signal: abort.signal }));
+    const missed = (index: number) => resumedFrom.length - 1 - index + 3;
+    const replays = await Promise.all(streams.map((stream, index) => readEvents(stream, missed(index))));
     abort.abort();
-    expect([replays.every((replay) => replay.reasons.length === 3), most]).toEqual([true, REPLAY_READS_AT_ONCE]);
+    expect([replays.every((replay, index) => replay.reasons.length === missed(index)), most]).toEqual([true, REPLAY_READS_AT_ONCE]);
+  });
+
+  it("asks who may see the replay once per page, not once per event", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 3; index++) await record(`Missed${index}`);
+    const asked: number[] = [];
+    const visible = async (events: { reason: string }[]) => {
+      asked.push(events.length);
+      return events.map((event) => event.reason !== "Missed1");
+    };
+    const abort = new AbortController();
+    const replay = await readEvents(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, visible, signal: abort.signal }), 2);
+    abort.abort();
+    expect({ reasons: replay.reasons, asked }).toEqual({ reasons: ["Missed0", "Missed2"], asked: [3] });
   });
 
   it("reads a full page of history once, however many readers replay it", async () => {

@@ -19,8 +19,12 @@ export interface SseOptions {
   /** The last event id the client has (Last-Event-ID); undefined: live events only. */
   lastEventId?: string;
   sandboxId?: string;
-  /** Whether the reader may see this event (the person's RBAC); every event when absent. */
-  visible?: (event: TimelineEvent) => Promise<boolean>;
+  /**
+   * Which of these events the reader may see (the person's RBAC), one answer per event; every
+   * event when absent. Asked for a whole replay page at once, so that the few namespaces a page
+   * touches are decided once each rather than once per event.
+   */
+  visible?: (events: TimelineEvent[]) => Promise<boolean[]>;
   signal: AbortSignal;
   heartbeatMs?: number;
   /** Called once when the stream ends, however it ends. */
@@ -48,6 +52,10 @@ class Gate {
     if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.running++;
     try {
+      // A turn of the event loop before each read: the embedded store runs queued queries back to
+      // back in microtasks, which would keep every socket (a health probe) waiting until the
+      // last stream's read was done.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       return await work();
     } finally {
       const next = this.waiting.shift();
@@ -97,6 +105,32 @@ const replayPagesFor = (timeline: SseOptions["timeline"]) => {
   return pages;
 };
 
+/**
+ * The newest event id, for the replay window's check: streams that open while it is being read
+ * share that read, so a reconnecting crowd asks once, and none is answered from an older read.
+ */
+class NewestId {
+  private reading: Promise<string | null> | undefined;
+  constructor(private readonly timeline: SseOptions["timeline"]) {}
+
+  read(): Promise<string | null> {
+    if (!this.reading) {
+      const reading = replayReads.run(() => this.timeline.newestId());
+      this.reading = reading;
+      const done = () => (this.reading === reading ? (this.reading = undefined) : undefined);
+      reading.then(done, done);
+    }
+    return this.reading;
+  }
+}
+
+const newestIdOf = new WeakMap<SseOptions["timeline"], NewestId>();
+const newestIdFor = (timeline: SseOptions["timeline"]) => {
+  let newest = newestIdOf.get(timeline);
+  if (!newest) newestIdOf.set(timeline, (newest = new NewestId(timeline)));
+  return newest;
+};
+
 const encoder = new TextEncoder();
 
 export function formatSse(event: TimelineEvent): string {
@@ -113,7 +147,8 @@ const after = (a: string, b: string) => BigInt(a) > BigInt(b);
 export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Array> {
   const bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
   const wanted = (event: TimelineEvent) => !options.sandboxId || event.sandboxId === options.sandboxId;
-  const visible = options.visible ?? (async () => true);
+  const visible = options.visible ?? (async (events: TimelineEvent[]) => events.map(() => true));
+  const visibleOrNone = (events: TimelineEvent[]) => visible(events).catch(() => events.map(() => false));
   let last = options.lastEventId;
   /** Live events that arrive while the replay runs; null once it has finished. */
   let held: TimelineEvent[] | null = options.lastEventId === undefined ? null : [];
@@ -151,7 +186,7 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
         let sending = Promise.resolve();
         sendLive = (event: TimelineEvent) => {
           sending = sending.then(async () => {
-            if ((last === undefined || after(event.id, last)) && (await visible(event).catch(() => false))) {
+            if ((last === undefined || after(event.id, last)) && (await visibleOrNone([event]))[0]) {
               last = event.id;
               send(formatSse(event));
             }
@@ -181,24 +216,33 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
       },
       async pull() {
         if (!replaying || ended) return;
+        // One page per turn of the event loop. A page that is already read (shared) resolves at
+        // once, and without this the next pull, write and pull of every replaying stream would
+        // run on as one chain of microtasks while every socket waited.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (ended) return;
         if (!windowChecked) {
           windowChecked = true;
-          // Is the reader within the window at all?
-          const behind = await replayReads.run(() => options.timeline.countAfter({ after: last!, sandboxId: options.sandboxId, limit: bounds.replayWindow + 1 }));
+          // Is the reader within the window at all? Ids only grow, so a reader fewer ids behind
+          // the newest than the window holds is within it, and nothing needs counting.
+          const newest = await newestIdFor(options.timeline).read();
+          const behind = newest !== null && BigInt(newest) - BigInt(last!) > BigInt(bounds.replayWindow)
+            ? await replayReads.run(() => options.timeline.countAfter({ after: last!, sandboxId: options.sandboxId, limit: bounds.replayWindow + 1 }))
+            : 0;
           if (behind > bounds.replayWindow) {
-            const newest = (await options.timeline.newestId()) ?? last!;
-            last = newest;
-            send(formatReload(newest, behind - 1));
+            last = newest!;
+            send(formatReload(newest!, behind - 1));
             finishReplay();
             return;
           }
         }
         const page = await replayPagesFor(options.timeline).read(options.timeline, { after: last, sandboxId: options.sandboxId, limit: bounds.replayPage });
+        const shown = await visibleOrNone(page.map(({ event }) => event));
         let text = "";
-        for (const { event, wire } of page) {
+        page.forEach(({ event, wire }, index) => {
           last = event.id;
-          if (await visible(event).catch(() => false)) text += wire;
-        }
+          if (shown[index]) text += wire;
+        });
         if (text) send(text);
         if (page.length < bounds.replayPage) finishReplay();
       },

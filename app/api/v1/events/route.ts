@@ -30,10 +30,19 @@ export const GET = endpointRoute("events", async ({ request, runtime, caller, qu
     }
     return known;
   };
-  const visible = async (event: TimelineEvent) => {
-    if (event.sandboxId === null) return runtime.identity.decisions.allows(caller.person, { resource: { verb: "list", ...BERTH_RESOURCES.maintenanceRuns } });
-    const namespace = await namespaceOf(event.sandboxId);
-    return namespace !== null && maySeeSandboxesIn(runtime, caller.person, namespace);
+  // A page of events touches a few namespaces: each is decided once for the page.
+  const visible = async (events: TimelineEvent[]) => {
+    const namespaces = await Promise.all(events.map((event) => (event.sandboxId === null ? null : namespaceOf(event.sandboxId))));
+    const decided = new Map<string | null, Promise<boolean>>();
+    const decide = (namespace: string | null) => {
+      let allowed = decided.get(namespace);
+      if (!allowed) {
+        allowed = namespace === null ? runtime.identity.decisions.allows(caller.person, { resource: { verb: "list", ...BERTH_RESOURCES.maintenanceRuns } }) : maySeeSandboxesIn(runtime, caller.person, namespace);
+        decided.set(namespace, allowed);
+      }
+      return allowed;
+    };
+    return Promise.all(events.map((event, index) => (event.sandboxId === null ? decide(null) : namespaces[index] === null ? false : decide(namespaces[index]!))));
   };
   const closed = runtime.rateLimits.openStream(caller.person.username);
   const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, signal: request.signal, onClose: closed });
