@@ -4,7 +4,7 @@ import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
 import { subscribeToTimeline } from "../events/event-bus.ts";
 import { connectToEmbeddedCluster, type ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources } from "../kube/sandbox-resources.ts";
-import { startSimulatedCluster, type SimCluster } from "../sim/index.ts";
+import { startSimFixture, type SimFixture } from "../sim/testing/sim-fixture.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import type { Store } from "../store/index.ts";
 import { openTestStore } from "../store/test-databases.ts";
@@ -14,7 +14,7 @@ import { SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
 // Creating sandboxes through the lifecycle service against the embedded cluster, reached over
 // HTTP through client-node exactly as a real cluster would be.
 
-let sim: SimCluster;
+let sim: SimFixture;
 let connection: ClusterConnection;
 let store: Store;
 let closeStore: () => Promise<void>;
@@ -22,14 +22,14 @@ let resources: SandboxResources;
 let deps: CreateSandboxDeps;
 
 beforeAll(async () => {
-  sim = await startSimulatedCluster({ clockScale: 200 });
-  connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
+  sim = await startSimFixture();
+  connection = connectToEmbeddedCluster(sim.cluster.serverUrl, sim.cluster.adminToken);
   ({ store, cleanup: closeStore } = await openTestStore());
   resources = sandboxResources(connection, "v1beta1");
   deps = { store, resources, sandboxApiVersion: "v1beta1", defaults: gatewayDefaultsSchema.parse({}) };
 });
 afterAll(async () => {
-  await sim.stop();
+  await sim.cluster.stop();
   await closeStore();
 });
 
@@ -95,8 +95,8 @@ describe("creating a sandbox", () => {
     const name = uniqueName();
     const { rendered } = await createSandbox(deps, { name, disruptionPolicy: { evictionProtection: true } }, anActor("alice"));
     const budgetName = rendered.podDisruptionBudget!.metadata.name!;
-    const response = await fetch(`${sim.serverUrl}/apis/policy/v1/namespaces/default/poddisruptionbudgets/${budgetName}`, { headers: { Authorization: `Bearer ${sim.adminToken}` } });
-    expect(response.status).toBe(200);
+    const budget = await sim.policy.readNamespacedPodDisruptionBudget({ namespace: "default", name: budgetName });
+    expect(budget.metadata?.name).toBe(budgetName);
   });
 });
 
@@ -123,11 +123,7 @@ describe("a refused create", () => {
 
   it("undoes the claims it made when the Sandbox cannot be created", async () => {
     const name = uniqueName();
-    await fetch(`${sim.serverUrl}/sim/v1/api-faults`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${sim.adminToken}` },
-      body: JSON.stringify({ verb: "create", resource: "sandboxes", code: 500, message: "etcdserver: request timed out", count: 1 }),
-    });
+    await sim.fault("api-faults", { verb: "create", resource: "sandboxes", code: 500, message: "etcdserver: request timed out", count: 1 });
     await rejection(createSandbox(deps, { name, workspace: { claim: { ownership: "delete" } } }, anActor("alice")));
     expect([await resources.readClaim("default", `workspace-${name}`), await store.sandboxes.findLiveSandbox("default", name)]).toEqual([null, null]);
   });

@@ -5,7 +5,7 @@ import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
 import { anActor } from "../domain/test-fixtures.ts";
 import { connectToEmbeddedCluster } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources } from "../kube/sandbox-resources.ts";
-import { startSimulatedCluster, type SimCluster } from "../sim/index.ts";
+import { startSimFixture, type SimFixture } from "../sim/testing/sim-fixture.ts";
 import type { Store } from "../store/index.ts";
 import { openTestStore } from "../store/test-databases.ts";
 import { createSandbox, dryRunCreateSandbox, type CreateSandboxDeps } from "./create-sandbox.ts";
@@ -15,7 +15,7 @@ import { SandboxConflictError, SpecRejectedError } from "./lifecycle-errors.ts";
 // into the pod by reference; Berth's record keeps only that it is set. A Secret that already
 // exists is referenced as it is.
 
-let sim: SimCluster;
+let sim: SimFixture;
 let store: Store;
 let closeStore: () => Promise<void>;
 let resources: SandboxResources;
@@ -23,15 +23,15 @@ let core: CoreV1Api;
 let deps: CreateSandboxDeps;
 
 beforeAll(async () => {
-  sim = await startSimulatedCluster({ clockScale: 200 });
-  const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
+  sim = await startSimFixture();
+  const connection = connectToEmbeddedCluster(sim.cluster.serverUrl, sim.cluster.adminToken);
   ({ store, cleanup: closeStore } = await openTestStore());
   resources = sandboxResources(connection, "v1beta1");
   core = connection.kubeConfig.makeApiClient(CoreV1Api);
   deps = { store, resources, sandboxApiVersion: "v1beta1", defaults: gatewayDefaultsSchema.parse({}) };
 });
 afterAll(async () => {
-  await sim.stop();
+  await sim.cluster.stop();
   await closeStore();
 });
 
@@ -78,11 +78,7 @@ describe("a secret value", () => {
 
   it("is not left in a Secret when the Sandbox cannot be created", async () => {
     const name = uniqueName();
-    await fetch(`${sim.serverUrl}/sim/v1/api-faults`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${sim.adminToken}` },
-      body: JSON.stringify({ verb: "create", resource: "sandboxes", code: 500, message: "etcdserver: request timed out", count: 1 }),
-    });
+    await sim.fault("api-faults", { verb: "create", resource: "sandboxes", code: 500, message: "etcdserver: request timed out", count: 1 });
     await createSandbox(deps, withApiKey(name), anActor("alice")).catch(() => {});
     expect(await readSecret(sandboxSecretName(name))).toBeNull();
   });
