@@ -97,13 +97,17 @@ class ReplayPages {
   }
 }
 
-/** One cache per store: ids are only unique within one. */
-const replayPagesOf = new WeakMap<SseOptions["timeline"], ReplayPages>();
-const replayPagesFor = (timeline: SseOptions["timeline"]) => {
-  let pages = replayPagesOf.get(timeline);
-  if (!pages) replayPagesOf.set(timeline, (pages = new ReplayPages(64)));
-  return pages;
-};
+/** One of these per store: event ids are only unique within one. */
+function perTimeline<T extends object>(make: (timeline: SseOptions["timeline"]) => T): (timeline: SseOptions["timeline"]) => T {
+  const made = new WeakMap<SseOptions["timeline"], T>();
+  return (timeline) => {
+    let one = made.get(timeline);
+    if (!one) made.set(timeline, (one = make(timeline)));
+    return one;
+  };
+}
+
+const replayPagesFor = perTimeline(() => new ReplayPages(64));
 
 /**
  * The newest event id, for the replay window's check: streams that open while it is being read
@@ -124,12 +128,7 @@ class NewestId {
   }
 }
 
-const newestIdOf = new WeakMap<SseOptions["timeline"], NewestId>();
-const newestIdFor = (timeline: SseOptions["timeline"]) => {
-  let newest = newestIdOf.get(timeline);
-  if (!newest) newestIdOf.set(timeline, (newest = new NewestId(timeline)));
-  return newest;
-};
+const newestIdFor = perTimeline((timeline) => new NewestId(timeline));
 
 const encoder = new TextEncoder();
 
