@@ -1,7 +1,7 @@
 import { startApiUnderTest } from "../app/api/testing/api-under-test.ts";
 import type { Person } from "../lib/domain/person.ts";
 import type { SandboxRecord } from "../lib/domain/sandbox-record.ts";
-import { DEMO_PEOPLE } from "../lib/identity/demo-people.ts";
+import { demoPersonIdentity } from "../lib/identity/demo-people.ts";
 import { eventually } from "../lib/sim/testing/eventually.ts";
 import { measure, type Measurement } from "./measure.ts";
 
@@ -22,10 +22,7 @@ export interface AccessBenchResult {
   questionsPerWrite: { firstTime: number; cached: number };
 }
 
-const demo = (id: string): Person => {
-  const one = DEMO_PEOPLE.find((person) => person.id === id)!;
-  return { username: one.email, groups: one.groups };
-};
+const demo = demoPersonIdentity;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

@@ -3,7 +3,7 @@ import { ENDPOINT_IDS, ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints
 import type { Person } from "@/lib/domain/person.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
-import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
+import { demoPersonIdentity } from "@/lib/identity/demo-people.ts";
 import { connectionFor } from "@/lib/kube/acting-as.ts";
 import { connectToRealCluster } from "@/lib/kube/cluster-connection.ts";
 import { nodeResources } from "@/lib/kube/node-resources.ts";
@@ -29,10 +29,7 @@ const PORTABLE_CLASS = "portable";
 const CALLERS = ["anonymous", "victor", "bea", "alex", "paula"] as const;
 type Caller = (typeof CALLERS)[number];
 
-const person = (id: Exclude<Caller, "anonymous">): Person => {
-  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
-  return { username: demo.email, groups: demo.groups };
-};
+const person = (id: Exclude<Caller, "anonymous">): Person => demoPersonIdentity(id);
 const identityOf = (caller: Caller): Person | null => (caller === "anonymous" ? null : person(caller));
 
 /** Who gets what: [anonymous, victor, bea, alex, paula]. */

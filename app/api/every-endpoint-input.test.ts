@@ -6,7 +6,7 @@ import { ENDPOINT_IDS, ENDPOINTS, type Endpoint, type EndpointId } from "@/lib/d
 import type { Person } from "@/lib/domain/person.ts";
 import { SIMULATOR_NODE_ACTIONS, SIMULATOR_POD_ACTIONS, type SimulatorState } from "@/lib/domain/simulator.ts";
 import { defaultWorkspaceClaimName } from "@/lib/domain/workspace.ts";
-import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
+import { demoPersonIdentity } from "@/lib/identity/demo-people.ts";
 import { startApiUnderTest, type ApiAnswer, type ApiRequest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
 // Property, for every endpoint of the table: whatever a signed-in person puts in its path, its
@@ -23,10 +23,7 @@ const RUNS = Number(process.env.FC_RUNS ?? 40);
 const MAX_BODY_BYTES = 64 * 1024;
 const TEAM = "team-a";
 
-const person = (id: string): Person => {
-  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
-  return { username: demo.email, groups: demo.groups };
-};
+const person = demoPersonIdentity;
 const paula = person("paula");
 /** A developer of team-a: most calls here are the admin's; some are refused by RBAC first. */
 const alex = person("alex");
@@ -123,6 +120,8 @@ const VALID_BODIES: Partial<Record<EndpointId, () => Record<string, unknown>>> =
 type WireBody = { json: unknown } | { raw: string };
 
 function bodyFor(id: EndpointId): fc.Arbitrary<WireBody | undefined> {
+  const endpoint: Endpoint = ENDPOINTS[id];
+  if (!endpoint.body) return fc.oneof(fc.constant(undefined), hostileJson.map((json): WireBody => ({ json })));
   const valid = VALID_BODIES[id];
   const damagedField = valid
     ? fc.tuple(fc.constantFrom(...Object.keys(valid()), "unexpected"), fc.oneof(fc.constant(undefined), hostileJson)).map(([key, value]): WireBody => {
@@ -132,8 +131,6 @@ function bodyFor(id: EndpointId): fc.Arbitrary<WireBody | undefined> {
         return { json: body };
       })
     : fc.constant<WireBody | undefined>(undefined);
-  const endpoint: Endpoint = ENDPOINTS[id];
-  if (!endpoint.body) return fc.oneof(fc.constant(undefined), hostileJson.map((json): WireBody => ({ json })));
   return fc.oneof(
     { weight: 4, arbitrary: damagedField },
     { weight: 1, arbitrary: fc.constant(valid ? { json: valid() } : undefined) },

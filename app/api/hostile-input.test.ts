@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/domain/person.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
-import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
+import { demoPersonIdentity } from "@/lib/identity/demo-people.ts";
 import { eventually } from "@/lib/sim/testing/eventually.ts";
 import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
@@ -9,10 +9,7 @@ import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.t
 // Kubernetes object can hold, and asks larger than the platform team allows. Each is refused
 // with a problem naming the field or the limit, and leaves nothing behind.
 
-const person = (id: string): Person => {
-  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
-  return { username: demo.email, groups: demo.groups };
-};
+const person = demoPersonIdentity;
 const alex = person("alex");
 const bea = person("bea");
 

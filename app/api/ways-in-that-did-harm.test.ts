@@ -1,9 +1,8 @@
 import { CoreV1Api, type V1PersistentVolumeClaim } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "@/lib/domain/audit.ts";
-import type { Person } from "@/lib/domain/person.ts";
 import type { Page, SandboxRecord } from "@/lib/domain/sandbox-record.ts";
-import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
+import { demoPersonIdentity } from "@/lib/identity/demo-people.ts";
 import { connectionFor } from "@/lib/kube/acting-as.ts";
 import { discoverSandboxApi } from "@/lib/kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources } from "@/lib/kube/sandbox-resources.ts";
@@ -15,10 +14,7 @@ import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.t
 // that created and ran things, another team's sandbox adopted and its secrets read, a
 // production claim garbage-collected with a sandbox, an audit log that believed a header.
 
-const person = (id: string): Person => {
-  const demo = DEMO_PEOPLE.find((one) => one.id === id)!;
-  return { username: demo.email, groups: demo.groups };
-};
+const person = demoPersonIdentity;
 const alex = person("alex");
 const bea = person("bea");
 const paula = person("paula");

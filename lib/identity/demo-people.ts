@@ -1,3 +1,5 @@
+import type { Person } from "../domain/person.ts";
+
 // The people of the embedded demo: the local OpenID provider signs them in, and the embedded
 // cluster is seeded with their namespaces and RoleBindings, so that `npm start` shows Berth as a
 // shared console really is — each person sees and may do what Kubernetes RBAC grants them.
@@ -21,6 +23,16 @@ export const DEMO_PEOPLE: DemoPerson[] = [
   { id: "bea", name: "Bea Developer", email: "bea@berth.example", groups: ["team-b"], describes: "developer in team-b" },
   { id: "victor", name: "Victor Viewer", email: "victor@berth.example", groups: ["viewers"], describes: "viewer of team-a and team-b" },
 ];
+
+/**
+ * A demo person as a caller is known to Berth when an authenticating proxy or a test states who
+ * is asking: the e-mail as the user name, the groups as the provider states them (unprefixed).
+ */
+export function demoPersonIdentity(id: string): Person {
+  const demo = DEMO_PEOPLE.find((one) => one.id === id);
+  if (!demo) throw new Error(`no demo person ${id}; there are ${DEMO_PEOPLE.map((one) => one.id).join(", ")}`);
+  return { username: demo.email, groups: demo.groups };
+}
 
 /** A binding of a Berth role to a group the demo provider states (unprefixed), where it applies. */
 export interface DemoBinding {
