@@ -32,6 +32,23 @@ test("invalid input shows the schema's messages on their fields and keeps what w
   await expect(field(page, "Name")).toHaveValue("Not_A_Name");
 });
 
+test("the form names this gateway's limits and refuses more before anything is sent", async ({ page }) => {
+  const creates: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.method() === "POST" && new URL(sent.url()).pathname === "/api/v1/sandboxes") creates.push(sent.url());
+  });
+  await openForm(page);
+  await expect(form(page).getByRole("group", { name: "Resources" })).toHaveAccessibleDescription("This gateway allows at most 16 CPU and 64Gi of memory, as request or limit.");
+  await field(page, "Name").fill(uniqueName("limits"));
+  await field(page, "CPU limit").fill("100000");
+  await field(page, "Termination grace (seconds)").fill("7200");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(field(page, "CPU limit")).toHaveAccessibleDescription(/100000 is more than this gateway allows \(16\)/);
+  await expect(field(page, "Termination grace (seconds)")).toHaveAccessibleDescription(/At most 3600 on this gateway.*longer than this gateway allows \(3600 s\)/);
+  expect(creates).toEqual([]);
+});
+
 test("a name the server says is taken lands on the name field, the rest kept", async ({ page, request, browserErrors }) => {
   const name = uniqueName("taken");
   expect((await request.post("/api/v1/sandboxes", { data: { name, workspace: { backend: "ephemeral" } } })).status()).toBe(201);

@@ -7,10 +7,12 @@ import type { TimelineEvent } from "../domain/timeline.ts";
 type Listener = (event: TimelineEvent) => void;
 
 const BUS = Symbol.for("berth.eventBus");
-const holder = globalThis as { [BUS]?: Set<Listener> };
+const PUBLISHED = Symbol.for("berth.eventBus.published");
+const holder = globalThis as { [BUS]?: Set<Listener>; [PUBLISHED]?: number };
 const listeners: Set<Listener> = (holder[BUS] ??= new Set());
 
 export function publishTimelineEvent(event: TimelineEvent): void {
+  holder[PUBLISHED] = publishedSoFar() + 1;
   for (const listener of listeners) {
     try {
       listener(event);
@@ -23,4 +25,9 @@ export function publishTimelineEvent(event: TimelineEvent): void {
 export function subscribeToTimeline(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** How many events this process has published: while it stays the same, no event was stored since (every event is published once stored). */
+export function publishedSoFar(): number {
+  return holder[PUBLISHED] ?? 0;
 }

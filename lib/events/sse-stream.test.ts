@@ -217,4 +217,32 @@ describe("the timeline event stream", () => {
     abort.abort();
     expect([replays.every((replay) => replay.reasons.join() === "Missed0,Missed1,Missed2"), firstPageReads]).toEqual([true, 1]);
   });
+
+  it("reads the end of the history once for readers replaying it together, while nothing new is stored", async () => {
+    const start = await record("Start");
+    for (let index = 0; index < 3; index++) await record(`Missed${index}`);
+    let reads = 0;
+    const timeline = {
+      ...store.timeline,
+      listAfter: (request: Parameters<Store["timeline"]["listAfter"]>[0]) => {
+        if (request.after === start.id) reads++;
+        return store.timeline.listAfter(request);
+      },
+    };
+    const abort = new AbortController();
+    await Promise.all(Array.from({ length: 20 }, () => readEvents(timelineEventStream({ timeline, lastEventId: start.id, signal: abort.signal }), 3)));
+    abort.abort();
+    expect(reads).toBe(1);
+  });
+
+  it("gives a reader who comes after a new event was stored the new end of the history, not the one read before", async () => {
+    const start = await record("Start");
+    await record("Before");
+    const abort = new AbortController();
+    await readEvents(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, signal: abort.signal }), 1);
+    await record("After");
+    const { reasons } = await readEvents(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, signal: abort.signal }), 2);
+    abort.abort();
+    expect(reasons).toEqual(["Before", "After"]);
+  });
 });

@@ -1,6 +1,7 @@
 import type { TimelineEvent } from "../domain/timeline.ts";
 import type { TimelineRepository } from "../store/timeline-repository.ts";
-import { subscribeToTimeline } from "./event-bus.ts";
+import { TurnQueue } from "../platform/turn-queue.ts";
+import { publishedSoFar, subscribeToTimeline } from "./event-bus.ts";
 
 // GET /api/v1/events as Server-Sent Events: every timeline event with its id, so that a client
 // reconnecting with Last-Event-ID gets exactly what it missed (from the store) and then the live
@@ -12,7 +13,8 @@ import { subscribeToTimeline } from "./event-bus.ts";
 // at all: it gets a `reload` event (whose id is the newest event's) telling it to read the
 // current state afresh, and the live stream from there. A reader that stops reading while live
 // events pile up past MAX_BACKLOG is cut off; its browser reconnects with its last id. And
-// however many streams replay at once, only REPLAY_READS_AT_ONCE of them read the store.
+// however many streams replay at once, only REPLAY_READS_AT_ONCE of them read the store, and
+// only REPLAY_PAGES_PER_TURN pages leave per turn of the event loop.
 
 export interface SseOptions {
   timeline: Pick<TimelineRepository, "listAfter" | "countAfter" | "newestId">;
@@ -68,32 +70,64 @@ class Gate {
 const replayReads = new Gate(REPLAY_READS_AT_ONCE);
 
 /**
- * Full replay pages, each event already in its wire form. Stored events never change, so a full
- * page (after id X, so many events) is the same for every reader: when many readers replay the
- * same history — every tab after a restart — it is read and serialized once, not once each.
- * Only full pages are kept: a short one is the end of the history, which is still growing.
+ * Replay pages sent per turn of the event loop, across every stream of this process. A page
+ * costs a millisecond or two to hand to its socket; 300 streams reconnecting together (every tab
+ * after a restart) each sending a page in the same turn would keep every other request (a health
+ * probe, a page view) waiting a second for each turn. Streams take turns, first come first.
+ */
+export const REPLAY_PAGES_PER_TURN = 1;
+
+const replayTurns = new TurnQueue(REPLAY_PAGES_PER_TURN);
+
+const encoder = new TextEncoder();
+
+/** Events of a replay page in their wire form, and the whole page's bytes for readers who may see all of it. */
+class ReplayPage {
+  readonly wires: string[];
+  private bytes: Uint8Array | undefined;
+  constructor(readonly events: TimelineEvent[]) {
+    this.wires = events.map(formatSse);
+  }
+
+  get length() {
+    return this.events.length;
+  }
+
+  /** Encoded once and shared: readers who see the whole page are sent the same bytes. */
+  get whole(): Uint8Array {
+    return (this.bytes ??= encoder.encode(this.wires.join("")));
+  }
+}
+
+/**
+ * Replay pages, each event already in its wire form. Stored events never change, so a page
+ * (after id X, so many events) is the same for every reader: when many readers replay the same
+ * history — every tab after a restart — it is read and serialized once, not once each. A full
+ * page never changes; a short one (the end of the history) only until the next event is stored,
+ * so it is shared only while no event has been published since its read began. A reader that
+ * gets such a page subscribed before it asked, so whatever is stored after it is not missed.
  */
 class ReplayPages {
-  private readonly pages = new Map<string, Promise<{ event: TimelineEvent; wire: string }[]>>();
+  private readonly pages = new Map<string, { page: Promise<ReplayPage>; publishedBefore: number; full: boolean }>();
   constructor(private readonly maxPages: number) {}
 
-  /** Readers asking for the same page together share one read (a restart brings every tab back at once). */
-  read(timeline: SseOptions["timeline"], request: { after?: string; sandboxId?: string; limit: number }) {
+  read(timeline: SseOptions["timeline"], request: { after?: string; sandboxId?: string; limit: number }): Promise<ReplayPage> {
     const key = `${request.after ?? ""}/${request.sandboxId ?? ""}/${request.limit}`;
     const known = this.pages.get(key);
-    if (known) {
+    if (known && (known.full || known.publishedBefore === publishedSoFar())) {
       this.pages.delete(key);
       this.pages.set(key, known);
-      return known;
+      return known.page;
     }
-    const page = replayReads.run(() => timeline.listAfter(request)).then((events) => events.map((event) => ({ event, wire: formatSse(event) })));
-    this.pages.set(key, page);
+    const entry = { page: replayReads.run(() => timeline.listAfter(request)).then((events) => new ReplayPage(events)), publishedBefore: publishedSoFar(), full: false };
+    this.pages.delete(key);
+    this.pages.set(key, entry);
     if (this.pages.size > this.maxPages) this.pages.delete(this.pages.keys().next().value!);
-    const forget = () => {
-      if (this.pages.get(key) === page) this.pages.delete(key);
-    };
-    page.then((events) => (events.length < request.limit ? forget() : undefined), forget);
-    return page;
+    entry.page.then(
+      (page) => (entry.full = page.length === request.limit),
+      () => (this.pages.get(key) === entry ? this.pages.delete(key) : undefined),
+    );
+    return entry.page;
   }
 }
 
@@ -130,8 +164,6 @@ class NewestId {
 
 const newestIdFor = perTimeline((timeline) => new NewestId(timeline));
 
-const encoder = new TextEncoder();
-
 export function formatSse(event: TimelineEvent): string {
   return `id: ${event.id}\nevent: timeline\ndata: ${JSON.stringify(event)}\n\n`;
 }
@@ -156,7 +188,7 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
   let ended = false;
   let cleanup = () => {};
   // Set in start(), used by pull() and finishReplay().
-  let send: (text: string) => void = () => {};
+  let send: (chunk: string | Uint8Array) => void = () => {};
   let sendLive: (event: TimelineEvent) => void = () => {};
 
   return new ReadableStream<Uint8Array>(
@@ -168,7 +200,7 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
           cleanup();
           options.onClose?.();
         };
-        send = (text: string) => {
+        send = (chunk: string | Uint8Array) => {
           if (ended) return;
           if ((controller.desiredSize ?? 0) < -bounds.maxBacklog) {
             end();
@@ -176,7 +208,7 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
             return;
           }
           try {
-            controller.enqueue(encoder.encode(text));
+            controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
           } catch {
             end();
           }
@@ -215,10 +247,10 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
       },
       async pull() {
         if (!replaying || ended) return;
-        // One page per turn of the event loop. A page that is already read (shared) resolves at
-        // once, and without this the next pull, write and pull of every replaying stream would
+        // Streams take turns at sending pages. A page that is already read (shared) resolves at
+        // once, and without turns the next pull, write and pull of every replaying stream would
         // run on as one chain of microtasks while every socket waited.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await replayTurns.turn();
         if (ended) return;
         if (!windowChecked) {
           windowChecked = true;
@@ -236,13 +268,14 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
           }
         }
         const page = await replayPagesFor(options.timeline).read(options.timeline, { after: last, sandboxId: options.sandboxId, limit: bounds.replayPage });
-        const shown = await visibleOrNone(page.map(({ event }) => event));
-        let text = "";
-        page.forEach(({ event, wire }, index) => {
-          last = event.id;
-          if (shown[index]) text += wire;
-        });
-        if (text) send(text);
+        const shown = await visibleOrNone(page.events);
+        if (page.length > 0) last = page.events[page.length - 1]!.id;
+        if (shown.every(Boolean)) {
+          if (page.length > 0) send(page.whole);
+        } else {
+          const text = page.wires.filter((_, index) => shown[index]).join("");
+          if (text) send(text);
+        }
         if (page.length < bounds.replayPage) finishReplay();
       },
       cancel() {

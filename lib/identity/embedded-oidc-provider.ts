@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { admitAtOnce } from "../platform/request-admission.ts";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
@@ -72,7 +73,8 @@ export async function startEmbeddedOidcProvider(options: EmbeddedOidcOptions): P
   const byId = new Map(DEMO_PEOPLE.map((person) => [person.id, person]));
   const byEmail = new Map(DEMO_PEOPLE.map((person) => [person.email, person]));
 
-  const server: Server = createServer();
+  // It stands for an identity provider, another process: Berth's calls to it go in at once.
+  const server: Server = admitAtOnce(createServer());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());

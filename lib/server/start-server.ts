@@ -1,6 +1,7 @@
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import { unsupportedNodeRuntime } from "../platform/node-runtime.ts";
 import { stampPeerAddresses } from "../platform/peer-address.ts";
+import { admitRequestsInTurn } from "../platform/request-admission.ts";
 import { getRuntime } from "./runtime.ts";
 
 /**
@@ -13,7 +14,10 @@ export async function startServer(): Promise<void> {
     console.error(`\n${runtimeProblem}\n`);
     process.exit(1);
   }
-  // Before the first request: proxy sign-in and none mode read the socket's addresses.
+  // Before the first request: requests enter a few per turn of the event loop, health probes at
+  // once; and (wrapped around that, so as each arrives) proxy sign-in and none mode read the
+  // socket's addresses.
+  admitRequestsInTurn();
   stampPeerAddresses();
   try {
     const { config, store, cluster, startupMs } = await getRuntime();

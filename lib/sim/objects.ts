@@ -44,6 +44,19 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Freezes a JSON value all the way down. Stored objects are frozen: many readers share them
+ * (watches, lists, the saved state's cached JSON), so a change made in place would be a change
+ * to the store no write recorded — it throws instead.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 export function clone<T>(value: T): T {
   return structuredClone(value);
 }

@@ -82,14 +82,10 @@ export class VolumeContents {
     }
   }
 
-  snapshot(): VolumeContentsSnapshot {
-    const toJson = (map: Map<string, VolumeData>) => Object.fromEntries([...map].map(([key, data]) => [key, data.toJSON()]));
-    return {
-      volumes: toJson(this.volumes),
-      emptyDirs: toJson(this.emptyDirs),
-      snapshots: toJson(this.snapshots),
-      containerRoots: toJson(this.containerRoots),
-    };
+  /** What restore() takes, as JSON: each volume's JSON made again only when it changed. */
+  snapshotJson(): string {
+    const toJson = (map: Map<string, VolumeData>) => `{${[...map].map(([key, data]) => `${JSON.stringify(key)}:${data.toJSONText()}`).join(",")}}`;
+    return `{"volumes":${toJson(this.volumes)},"emptyDirs":${toJson(this.emptyDirs)},"snapshots":${toJson(this.snapshots)},"containerRoots":${toJson(this.containerRoots)}}`;
   }
 
   restore(snapshot: VolumeContentsSnapshot): void {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
+import { admitAtOnce } from "../../platform/request-admission.ts";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { AccessControl } from "../access/access-control.ts";
@@ -75,7 +76,8 @@ export class ApiServer {
     const handle = (request: IncomingMessage, response: ServerResponse) => {
       this.serve(request, response).catch((error: unknown) => this.fail(response, error));
     };
-    const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
+    // It stands for a cluster's API server, another process: Berth's calls to it go in at once.
+    const server: Server = admitAtOnce(tls ? createTlsServer(tls, handle) : createServer(handle));
     server.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
     // Watches are long-lived; the default request timeout would cut them.
     server.requestTimeout = 0;

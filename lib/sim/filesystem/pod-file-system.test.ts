@@ -143,3 +143,21 @@ describe("PodFileSystem operations", () => {
     expect(second.exists("/tmp/scratch")).toBe(false);
   });
 });
+
+describe("PodFileSystem and the volume's saved JSON", () => {
+  const writes: [string, (fs: PodFileSystem) => void][] = [
+    ["writeFile", (fs) => fs.writeFile("/sandbox/a.txt", "new")],
+    ["mkdir", (fs) => fs.mkdir("/sandbox/dir")],
+    ["touch", (fs) => fs.touch("/sandbox/seen")],
+    ["setAttributes", (fs) => fs.setAttributes("/sandbox/kept.txt", { mode: 0o600 })],
+    ["remove", (fs) => fs.remove("/sandbox/kept.txt")],
+  ];
+  it.each(writes)("%s reaches the JSON saved for the volume", (_, write) => {
+    const { fs, workspace } = setup();
+    fs.writeFile("/sandbox/kept.txt", "kept");
+    const before = workspace.toJSONText();
+    write(fs);
+    expect(workspace.toJSONText()).not.toBe(before);
+    expect(workspace.toJSONText()).toBe(JSON.stringify(workspace.toJSON()));
+  });
+});

@@ -149,7 +149,7 @@ export class PodFileSystem {
     if (location.path === NULL_DEVICE) return;
     const { node, parent, name } = this.find(location);
     if (node?.kind === "directory") throw new FileSystemError("EISDIR", location.path);
-    if (location.readOnly) throw new FileSystemError("EROFS", location.path);
+    this.writing(location);
     const now = this.clock();
     if (node !== undefined) {
       node.content = options.append === true ? node.content + content : content;
@@ -196,7 +196,7 @@ export class PodFileSystem {
     if (location.path === NULL_DEVICE) return;
     const { node, parent, name } = this.find(location);
     if (node === undefined && options.create === false) return;
-    if (location.readOnly) throw new FileSystemError("EROFS", location.path);
+    this.writing(location);
     const mtimeMs = options.mtimeMs ?? this.clock();
     if (node !== undefined) {
       node.mtimeMs = mtimeMs;
@@ -213,7 +213,7 @@ export class PodFileSystem {
     if (location.path === NULL_DEVICE) return;
     const { node } = this.find(location);
     if (node === undefined) throw new FileSystemError("ENOENT", location.path);
-    if (location.readOnly) throw new FileSystemError("EROFS", location.path);
+    this.writing(location);
     if (attributes.mtimeMs !== undefined) node.mtimeMs = attributes.mtimeMs;
     if (attributes.mode !== undefined) node.mode = attributes.mode;
   }
@@ -255,7 +255,7 @@ export class PodFileSystem {
       if (existingIsFine && node.kind === "directory") return;
       throw new FileSystemError("EEXIST", location.path);
     }
-    if (location.readOnly) throw new FileSystemError("EROFS", location.path);
+    this.writing(location);
     if (parent === undefined || name === undefined) throw new FileSystemError("ENOENT", location.path);
     const now = this.clock();
     parent.children.set(name, newDirectory(now, mode));
@@ -296,8 +296,15 @@ export class PodFileSystem {
     }
     if (parent === undefined || name === undefined) return;
     if (node.kind === "directory" && node.children.size > 0) return; // a busy mount point below kept it
+    location.volume.changed();
     parent.children.delete(name);
     parent.mtimeMs = this.clock();
+  }
+
+  /** Every write passes here: refused on a read-only mount, else the volume is told it changes (its saved JSON is made again). */
+  private writing(location: Location): void {
+    if (location.readOnly) throw new FileSystemError("EROFS", location.path);
+    location.volume.changed();
   }
 
   /** Container runtimes create missing mount points, even on a read-only root. */

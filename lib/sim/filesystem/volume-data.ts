@@ -102,9 +102,24 @@ export interface VolumeUsage {
  */
 export class VolumeData {
   readonly root: DirectoryNode;
+  /** The JSON of the contents as they were when last asked for; dropped by every change. */
+  private json: string | undefined;
 
   constructor(root: DirectoryNode = newDirectory(0)) {
     this.root = root;
+  }
+
+  /**
+   * Every change to the contents comes through here (this class's own writes, and PodFileSystem's
+   * for what a container does), so that the saved JSON is made again only for changed volumes.
+   */
+  changed(): void {
+    this.json = undefined;
+  }
+
+  /** JSON.stringify(this.toJSON()), made once per change: a cluster of idle pods saves its volumes at almost no cost. */
+  toJSONText(): string {
+    return (this.json ??= JSON.stringify(this.toJSON()));
   }
 
   static empty(nowMs = 0): VolumeData {
@@ -160,6 +175,7 @@ export class VolumeData {
       const child = node.children.get(segment);
       if (child === undefined) {
         const created = newDirectory(nowMs, mode);
+        this.changed();
         node.children.set(segment, created);
         node.mtimeMs = nowMs;
         node = created;
@@ -180,6 +196,7 @@ export class VolumeData {
     const parent = this.ensureDirectory(segments.join("/"), nowMs);
     const existing = parent.children.get(name);
     if (existing?.kind === "directory") throw new FileSystemError("EISDIR", formatSegments([...segments, name]));
+    this.changed();
     parent.children.set(name, newFile(content, nowMs, mode));
     parent.mtimeMs = nowMs;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.ts";
-import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
+import { clone, deepEqual, deepFreeze, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError, type ResourceRef } from "../status-error.ts";
 
 // The simulated etcd plus the generic registry on top of it: one revision counter for every
@@ -74,6 +74,8 @@ export class ObjectStore {
   private readonly objects = new Map<string, Map<string, StoredObject>>();
   private history: StoreEvent[] = [];
   private readonly listeners = new Set<StoreListener>();
+  /** Each stored object's JSON, made once: an object is replaced, never changed, so its JSON stays true while it is stored. */
+  private readonly json = new WeakMap<StoredObject, string>();
 
   constructor(
     private readonly clock: Clock,
@@ -94,6 +96,11 @@ export class ObjectStore {
     let bucket = this.objects.get(resource);
     if (!bucket) this.objects.set(resource, (bucket = new Map()));
     return bucket;
+  }
+
+  /** Stores an object, frozen: from now on it is shared, never changed (a write stores a new one). */
+  private put(resource: string, object: StoredObject): void {
+    this.bucket(resource).set(key(object.metadata.namespace, object.metadata.name), deepFreeze(object));
   }
 
   private emit(event: StoreEvent): void {
@@ -118,7 +125,7 @@ export class ObjectStore {
     return ++this.revision;
   }
 
-  /** The stored object itself, not a copy: callers must not change it. */
+  /** The stored object itself, not a copy: frozen, so a change made to it throws. */
   peek(ref: ResourceRef, namespace: string | undefined, name: string): StoredObject | undefined {
     return this.objects.get(resourceId(ref))?.get(key(namespace, name));
   }
@@ -162,7 +169,7 @@ export class ObjectStore {
     delete stored.metadata.deletionTimestamp;
     delete stored.metadata.deletionGracePeriodSeconds;
     if (options.dryRun) return clone(stored);
-    bucket.set(key(metadata.namespace, name), stored);
+    this.put(resourceId(ref), stored);
     this.emit({ type: "ADDED", resource: resourceId(ref), revision, object: stored });
     return clone(stored);
   }
@@ -211,7 +218,7 @@ export class ObjectStore {
     }
     const revision = this.nextRevision();
     next.metadata.resourceVersion = String(revision);
-    this.bucket(resourceId(ref)).set(key(namespace, name), next);
+    this.put(resourceId(ref), next);
     this.emit({ type: "MODIFIED", resource: resourceId(ref), revision, object: next, previous: current });
     return clone(next);
   }
@@ -263,7 +270,7 @@ export class ObjectStore {
     if (deepEqual(next, current)) return { object: clone(current), deleted: false };
     const revision = this.nextRevision();
     next.metadata.resourceVersion = String(revision);
-    this.bucket(resourceId(ref)).set(key(namespace, name), next);
+    this.put(resourceId(ref), next);
     this.emit({ type: "MODIFIED", resource: resourceId(ref), revision, object: next, previous: current });
     return { object: clone(next), deleted: false };
   }
@@ -306,10 +313,27 @@ export class ObjectStore {
     return { revision: this.revision, objects };
   }
 
+  /**
+   * The snapshot as JSON, for saving: each object's JSON is made once and reused until the
+   * object is replaced, so saving a large, mostly unchanged cluster costs little.
+   */
+  snapshotJson(): string {
+    const objects: string[] = [];
+    for (const [resource, bucket] of this.objects) {
+      const resourceJson = JSON.stringify(resource);
+      for (const object of bucket.values()) {
+        let json = this.json.get(object);
+        if (json === undefined) this.json.set(object, (json = JSON.stringify(object)));
+        objects.push(`{"resource":${resourceJson},"object":${json}}`);
+      }
+    }
+    return `{"revision":${this.revision},"objects":[${objects.join(",")}]}`;
+  }
+
   /** Loads a snapshot into an empty store. Watches start after it: nothing before is replayable. */
   restore(snapshot: ObjectStoreSnapshot): void {
     this.objects.clear();
-    for (const { resource, object } of snapshot.objects) this.bucket(resource).set(key(object.metadata.namespace, object.metadata.name), object);
+    for (const { resource, object } of snapshot.objects) this.put(resource, object);
     this.revision = snapshot.revision;
     this.history = [];
     this.compactedRevision = snapshot.revision;

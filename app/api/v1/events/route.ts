@@ -1,10 +1,8 @@
-import { BERTH_RESOURCES } from "@/lib/domain/access.ts";
 import { isSerialId } from "@/lib/domain/event-id.ts";
-import type { TimelineEvent } from "@/lib/domain/timeline.ts";
 import { timelineEventStream } from "@/lib/events/sse-stream.ts";
 import { BadRequestError } from "@/lib/server/api-problems.ts";
 import { endpointRoute } from "@/lib/server/endpoint-route.ts";
-import { maySeeSandboxesIn } from "@/lib/server/visibility.ts";
+import { timelineEventVisibility } from "@/lib/server/visibility.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -19,31 +17,7 @@ export const GET = endpointRoute("events", async ({ request, runtime, caller, qu
   if (lastEventId !== undefined && lastEventId !== null && !isSerialId(lastEventId)) {
     throw new BadRequestError("invalid-last-event-id", "Last-Event-ID must be an event id this server sent (a number); reconnect without it to get live events only.", ["Last-Event-ID"]);
   }
-  const namespaces = new Map<string, Promise<string | null>>();
-  const namespaceOf = (sandboxId: string) => {
-    const live = runtime.live.get(sandboxId);
-    if (live) return Promise.resolve(live.namespace);
-    let known = namespaces.get(sandboxId);
-    if (!known) {
-      known = runtime.store.sandboxes.getSandbox(sandboxId).then((record) => record?.namespace ?? null);
-      namespaces.set(sandboxId, known);
-    }
-    return known;
-  };
-  // A page of events touches a few namespaces: each is decided once for the page.
-  const visible = async (events: TimelineEvent[]) => {
-    const namespaces = await Promise.all(events.map((event) => (event.sandboxId === null ? null : namespaceOf(event.sandboxId))));
-    const decided = new Map<string | null, Promise<boolean>>();
-    const decide = (namespace: string | null) => {
-      let allowed = decided.get(namespace);
-      if (!allowed) {
-        allowed = namespace === null ? runtime.identity.decisions.allows(caller.person, { resource: { verb: "list", ...BERTH_RESOURCES.maintenanceRuns } }) : maySeeSandboxesIn(runtime, caller.person, namespace);
-        decided.set(namespace, allowed);
-      }
-      return allowed;
-    };
-    return Promise.all(events.map((event, index) => (event.sandboxId === null ? decide(null) : namespaces[index] === null ? false : decide(namespaces[index]!))));
-  };
+  const visible = timelineEventVisibility(runtime, caller.person);
   const closed = runtime.rateLimits.openStream(caller.person.username);
   const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, signal: request.signal, onClose: closed });
   return new Response(stream, {

@@ -7,6 +7,7 @@ import { FormProvider, useForm, type FieldPath } from "react-hook-form";
 import { z } from "zod";
 import { ApiProblem, callApi } from "@/app/(console)/_components/api-client.ts";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { initialFormValues, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 import { IdentitySection } from "./identity-section.tsx";
 import { ManifestPreview, dryRunAnswerSchema, type DryRunAnswer } from "./manifest-preview.tsx";
@@ -18,8 +19,9 @@ import buttons from "@/app/components/buttons.module.css";
 import styles from "./create-sandbox-form.module.css";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
 
-// The create form: validated in the browser by the server's schema, previewed by the server's
-// dry run, and created with one POST. A refusal puts each message on its field and keeps
+// The create form: validated in the browser by the server's own validation (schema, rules and
+// this gateway's limits, which the fields name), previewed by the server's dry run, and created
+// with one POST. A refusal puts each message on its field and keeps
 // everything typed.
 
 const createdSchema = z.object({ id: z.string() });
@@ -31,11 +33,11 @@ interface Refusal {
   general: string[];
 }
 
-export function CreateSandboxForm({ defaults, claim }: { defaults: GatewayDefaults; claim?: { namespace: string; name: string } }) {
+export function CreateSandboxForm({ defaults, limits, claim }: { defaults: GatewayDefaults; limits: GatewayLimits; claim?: { namespace: string; name: string } }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const backend = defaults.workspaceBackend;
-  const form = useForm<CreateFormValues>({ defaultValues: initialFormValues(backend, claim), resolver: specResolver(backend), mode: "onTouched" });
+  const form = useForm<CreateFormValues>({ defaultValues: initialFormValues(backend, claim), resolver: specResolver(defaults, limits), mode: "onTouched" });
   const [busy, setBusy] = useState<"create" | "preview" | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [preview, setPreview] = useState<DryRunAnswer | null>(null);
@@ -85,10 +87,10 @@ export function CreateSandboxForm({ defaults, claim }: { defaults: GatewayDefaul
     <FormProvider {...form}>
       <form onSubmit={create} noValidate className={styles.form} aria-label="Create sandbox">
         <DisabledUntilHydrated>
-          <IdentitySection namespace={defaults.sandboxNamespace} />
-          <WorkspaceSection defaults={defaults} />
-          <VolumesSection />
-          <PolicySection />
+          <IdentitySection namespace={defaults.sandboxNamespace} limits={limits} />
+          <WorkspaceSection defaults={defaults} limits={limits} />
+          <VolumesSection limits={limits} />
+          <PolicySection limits={limits} />
           <div role="alert" className={styles.alerts}>
             {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
             {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}

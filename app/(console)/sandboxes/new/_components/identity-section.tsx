@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { callApi } from "@/app/(console)/_components/api-client.ts";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { secretNamesSchema } from "@/lib/domain/secret-names.ts";
 import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
 import { SANDBOX_USER_ID } from "@/lib/render/pod-security.ts";
@@ -21,7 +22,7 @@ const PROFILE_NOTES: Record<(typeof PROFILES)[number], string> = {
   custom: `Your own image; you name it below. It runs as user ${SANDBOX_USER_ID}, not root, so its files must be readable by that user.`,
 };
 
-export function IdentitySection({ namespace }: { namespace: string }) {
+export function IdentitySection({ namespace, limits }: { namespace: string; limits: GatewayLimits }) {
   const { control } = useFormContext<CreateFormValues>();
   // Offered: the namespaces Kubernetes lets the person create sandboxes in (it decides again on create).
   const creatable = useNamespacesWhere("createSandboxes");
@@ -64,8 +65,11 @@ export function IdentitySection({ namespace }: { namespace: string }) {
         />
       </div>
       <EnvFields namespace={namespace} />
-      <fieldset className={styles.choice}>
+      <fieldset className={styles.choice} aria-describedby="resources-limits">
         <legend className={styles.label}>Resources</legend>
+        <p id="resources-limits" className={styles.hint}>
+          This gateway allows at most {limits.maxCpu} CPU and {limits.maxMemory} of memory, as request or limit.
+        </p>
         <div className={styles.row4}>
           <TextField name="resources.requests.cpu" label="CPU request" placeholder="500m" />
           <TextField name="resources.limits.cpu" label="CPU limit" placeholder="2" />

@@ -1,6 +1,7 @@
 "use client";
 
 import { CHECKPOINT_FAILURE_POLICIES } from "@/lib/domain/disruption-policy.ts";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { CheckboxField, SelectField, TextField } from "./form-fields.tsx";
 import styles from "./create-sandbox-form.module.css";
 
@@ -13,7 +14,7 @@ const FAILURE_POLICY_LABELS: Record<(typeof CHECKPOINT_FAILURE_POLICIES)[number]
   ProceedAfterTimeout: "Proceed after timeout: wait out the checkpoint grace, then evict it",
 };
 
-export function PolicySection() {
+export function PolicySection({ limits }: { limits: GatewayLimits }) {
   return (
     <section aria-labelledby="policy-heading" className={styles.section}>
       <h2 id="policy-heading" className={styles.sectionTitle}>
@@ -33,7 +34,12 @@ export function PolicySection() {
       />
       <div className={styles.row}>
         <TextField name="disruptionPolicy.checkpointGracePeriodSeconds" label="Checkpoint grace (seconds)" inputMode="numeric" hint="Empty: no deadline of its own. Must be shorter than the termination grace." />
-        <TextField name="disruptionPolicy.terminationGracePeriodSeconds" label="Termination grace (seconds)" inputMode="numeric" />
+        <TextField
+          name="disruptionPolicy.terminationGracePeriodSeconds"
+          label="Termination grace (seconds)"
+          inputMode="numeric"
+          hint={`At most ${limits.maxGracePeriodSeconds} on this gateway: a drain waits this long for the pod.`}
+        />
       </div>
       <SelectField name="disruptionPolicy.checkpointFailurePolicy" label="When the checkpoint fails" options={CHECKPOINT_FAILURE_POLICIES.map((value) => ({ value, label: FAILURE_POLICY_LABELS[value] }))} />
       <CheckboxField name="disruptionPolicy.autoRecoverFailedPods" label="Recover pods the kubelet evicted" hint="The controller does not replace a pod that ended Failed; Berth does." />

@@ -1,13 +1,15 @@
 import { set, type FieldErrors, type Resolver } from "react-hook-form";
-import { pathOfFieldName, problemsFromZodError, type SpecProblem } from "@/lib/domain/problems.ts";
-import { sandboxSpecSchema } from "@/lib/domain/sandbox-spec.ts";
-import type { WorkspaceBackend } from "@/lib/domain/gateway-defaults.ts";
+import { pathOfFieldName, type SpecProblem } from "@/lib/domain/problems.ts";
+import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
+import { validateSandboxSpec } from "@/lib/domain/validate-sandbox-spec.ts";
 import type { FieldProblem } from "@/app/(console)/_components/api-client.ts";
 import { formFieldOf, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 
-// The create form validates with the server's own schema: the form's values become a spec, the
-// spec is parsed with sandboxSpecSchema, and each problem lands on the field its path names.
-// (A stock zodResolver would need a form-shaped schema: a second copy of the rules.)
+// The create form validates as the server will: the form's values become a spec, the spec goes
+// through validateSandboxSpec (the schema, the rules between workspace and volumes, and this
+// gateway's limits), and each problem lands on the field its path names. (A stock zodResolver
+// would need a form-shaped schema: a second copy of the rules.)
 
 export interface PlacedProblems {
   /** Field name → message, the first problem of each field. */
@@ -31,11 +33,11 @@ export function problemsOfAnswer(fields: FieldProblem[]): SpecProblem[] {
   return fields.map((error) => ({ code: error.code, path: pathOfFieldName(error.field), message: error.message }));
 }
 
-export function specResolver(gatewayBackend: WorkspaceBackend): Resolver<CreateFormValues> {
+export function specResolver(defaults: GatewayDefaults, limits: GatewayLimits): Resolver<CreateFormValues> {
   return async (values) => {
-    const result = sandboxSpecSchema.safeParse(specFromForm(values, gatewayBackend));
-    if (result.success) return { values, errors: {} };
-    const { fields, general } = placeProblems(problemsFromZodError(result.error));
+    const result = validateSandboxSpec(specFromForm(values, defaults.workspaceBackend), defaults, limits);
+    if (result.ok) return { values, errors: {} };
+    const { fields, general } = placeProblems(result.problems);
     const errors: FieldErrors<CreateFormValues> = {};
     for (const [field, message] of fields) set(errors, field, { type: "schema", message });
     if (general.length > 0) set(errors, "root.schema", { type: "schema", message: general.join(" ") });

@@ -1,6 +1,7 @@
 "use client";
 
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { newExtraVolume, type CreateFormValues } from "./create-form-values.ts";
 import { AccessModesField, CheckboxField, RadioChoice, TextField } from "./form-fields.tsx";
 import buttons from "@/app/components/buttons.module.css";
@@ -9,7 +10,7 @@ import styles from "./create-sandbox-form.module.css";
 // Extra volumes in OpenSandbox's shape: a claim mounted somewhere besides the workspace, created
 // if missing and kept unless asked otherwise.
 
-export function VolumesSection() {
+export function VolumesSection({ limits }: { limits: GatewayLimits }) {
   const { control } = useFormContext<CreateFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: "volumes" });
   return (
@@ -19,7 +20,7 @@ export function VolumesSection() {
       </h2>
       <p className={styles.hint}>Claims mounted besides the workspace: shared datasets, caches, results. Berth creates a missing claim and keeps it after the sandbox unless told to delete it.</p>
       {fields.map((field, index) => (
-        <ExtraVolume key={field.id} index={index} onRemove={() => remove(index)} />
+        <ExtraVolume key={field.id} index={index} maxClaimSize={limits.maxClaimSize} onRemove={() => remove(index)} />
       ))}
       <button type="button" className={buttons.secondary} onClick={() => append(newExtraVolume(fields.length))}>
         Add volume
@@ -28,7 +29,7 @@ export function VolumesSection() {
   );
 }
 
-function ExtraVolume({ index, onRemove }: { index: number; onRemove: () => void }) {
+function ExtraVolume({ index, maxClaimSize, onRemove }: { index: number; maxClaimSize: string; onRemove: () => void }) {
   const { control } = useFormContext<CreateFormValues>();
   const [creates, classChoice] = useWatch({ control, name: [`volumes.${index}.pvc.createIfNotExists`, `volumes.${index}.pvc.storageClass.choice`] });
   return (
@@ -58,7 +59,7 @@ function ExtraVolume({ index, onRemove }: { index: number; onRemove: () => void 
           />
           {classChoice === "named" ? <TextField name={`volumes.${index}.pvc.storageClass.name`} label="Class name" monospace /> : null}
           <div className={styles.row}>
-            <TextField name={`volumes.${index}.pvc.storage`} label="Size" placeholder="the default workspace size" />
+            <TextField name={`volumes.${index}.pvc.storage`} label="Size" placeholder="the default workspace size" hint={`At most ${maxClaimSize} on this gateway.`} />
             <AccessModesField name={`volumes.${index}.pvc.accessModes`} legend="Access modes" />
           </div>
         </>

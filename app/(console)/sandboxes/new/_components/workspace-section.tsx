@@ -2,6 +2,7 @@
 
 import { useFormContext, useWatch } from "react-hook-form";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import type { StorageClassView } from "@/lib/domain/storage-class.ts";
 import { claimsFreeToAttach, useStorageClasses, useVolumes } from "./cluster-choices.ts";
 import type { CreateFormValues } from "./create-form-values.ts";
@@ -41,7 +42,7 @@ function defaultClassLabel(gatewayClass: string | undefined, classes: StorageCla
   return clusterDefault ? `Cluster default: ${clusterDefault.name}` : "Cluster default (this cluster has none)";
 }
 
-export function WorkspaceSection({ defaults }: { defaults: GatewayDefaults }) {
+export function WorkspaceSection({ defaults, limits }: { defaults: GatewayDefaults; limits: GatewayLimits }) {
   const { control } = useFormContext<CreateFormValues>();
   const [backend, ownership, storageClass, namespace] = useWatch({ control, name: ["workspace.backend", "workspace.claim.ownership", "workspace.claim.storageClass", "namespace"] });
   const classes = useStorageClasses();
@@ -90,7 +91,7 @@ export function WorkspaceSection({ defaults }: { defaults: GatewayDefaults }) {
                 />
               ) : null}
               <div className={styles.row}>
-                <TextField name="workspace.claim.size" label="Size" placeholder={defaults.workspaceDefaultStorageSize} hint={`Empty: ${defaults.workspaceDefaultStorageSize}.`} />
+                <TextField name="workspace.claim.size" label="Size" placeholder={defaults.workspaceDefaultStorageSize} hint={`Empty: ${defaults.workspaceDefaultStorageSize}. At most ${limits.maxClaimSize} on this gateway.`} />
                 <AccessModesField name="workspace.claim.accessModes" legend="Access modes" />
               </div>
             </>
