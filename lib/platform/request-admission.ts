@@ -1,4 +1,4 @@
-import { Server, type IncomingMessage } from "node:http";
+import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { TurnQueue } from "./turn-queue.ts";
 
 // Node.js hands a server every request whose bytes arrived since the last turn of the event loop
@@ -32,17 +32,26 @@ export function isHealthProbe(request: Pick<IncomingMessage, "method" | "url">):
   return (request.method === "GET" || request.method === "HEAD") && request.url === "/api/health";
 }
 
+export interface AdmissionOptions {
+  /** May answer a request as it arrives, before anything else sees it (true: answered). */
+  answerFirst?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  queue?: TurnQueue;
+}
+
 /**
  * Puts the HTTP servers of this process (but those marked admitAtOnce) behind one admission
  * queue, once per process, before the first request. Install it before anything else that wraps
  * Server.prototype.emit, so that those run as the request arrives, not when it is let in.
  */
-export function admitRequestsInTurn(queue = new TurnQueue(ADMITTED_PER_TURN)): void {
+export function admitRequestsInTurn({ answerFirst = () => false, queue = new TurnQueue(ADMITTED_PER_TURN) }: AdmissionOptions = {}): void {
   const prototype = Server.prototype as Server & { [INSTALLED]?: true };
   if (prototype[INSTALLED]) return;
   const emit = prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
   prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event !== "request" || atOnce.has(this) || isHealthProbe(args[0] as IncomingMessage)) return emit.call(this, event, ...args);
+    if (event !== "request" || atOnce.has(this)) return emit.call(this, event, ...args);
+    const [request, response] = args as [IncomingMessage, ServerResponse];
+    if (answerFirst(request, response)) return true;
+    if (isHealthProbe(request)) return emit.call(this, event, ...args);
     queue.enter(() => emit.call(this, event, ...args));
     return true;
   } as Server["emit"];

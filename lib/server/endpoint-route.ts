@@ -57,7 +57,7 @@ export interface EndpointCall<E extends Endpoint> {
  * The headers proxy.ts puts on pages, for answers it does not see: API requests bypass it so
  * that their bodies reach the bounded reader unbuffered.
  */
-const API_SECURITY_HEADERS = {
+export const API_SECURITY_HEADERS = {
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "same-origin",

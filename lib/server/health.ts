@@ -1,21 +1,50 @@
-import type { Health } from "../domain/health.ts";
+import type { Health, PublicHealth } from "../domain/health.ts";
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import type { Runtime } from "./runtime.ts";
 
 const VERSION = process.env.npm_package_version ?? "0.1.0";
 
-const recent = new WeakMap<Runtime, { at: number; health: Promise<Health> }>();
+/**
+ * How old a finished check may be and still answer a probe at once. Past this, a probe waits for
+ * a fresh check: a store or cluster that stopped answering then shows as probes that time out.
+ */
+export const STALE_HEALTH_MS = 10_000;
+
+const checking = new WeakMap<Runtime, { at: number; health: Promise<Health> }>();
+const finished = new WeakMap<Runtime, { at: number; health: Health }>();
 
 /**
  * Probes the store and the cluster. `maxAgeMs` lets a caller that renders on every page view
  * (the header's badges) reuse a recent answer instead of asking the cluster each time.
  */
 export function checkHealth(runtime: Runtime, { maxAgeMs = 0 } = {}): Promise<Health> {
-  const cached = recent.get(runtime);
+  const cached = checking.get(runtime);
   if (cached && Date.now() - cached.at <= maxAgeMs) return cached.health;
+  const at = Date.now();
   const health = probe(runtime);
-  recent.set(runtime, { at: Date.now(), health });
+  checking.set(runtime, { at, health });
+  void health.then((result) => {
+    if ((finished.get(runtime)?.at ?? -Infinity) < at) finished.set(runtime, { at, health: result });
+  });
   return health;
+}
+
+/**
+ * A finished check, without waiting for one: the last if it is younger than STALE_HEALTH_MS
+ * (starting a new one when it is older than `maxAgeMs`), else null, and the caller waits for
+ * checkHealth. A probe under load is answered from memory instead of queueing a store query and
+ * a cluster request behind everyone else's.
+ */
+export function recentHealth(runtime: Runtime, { maxAgeMs }: { maxAgeMs: number }): Health | null {
+  const last = finished.get(runtime);
+  const age = last ? Date.now() - last.at : Infinity;
+  if (age > maxAgeMs) void checkHealth(runtime, { maxAgeMs });
+  return last && age <= STALE_HEALTH_MS ? last.health : null;
+}
+
+/** What GET /api/health answers: the whole report to a signed-in person, the status alone to anyone else; 503 while failing. */
+export function healthAnswer(health: Health, signedIn: boolean): { status: 200 | 503; body: Health | PublicHealth } {
+  return { status: health.status === "failing" ? 503 : 200, body: signedIn ? health : { status: health.status } };
 }
 
 async function probe(runtime: Runtime): Promise<Health> {

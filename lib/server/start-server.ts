@@ -2,6 +2,7 @@ import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import { unsupportedNodeRuntime } from "../platform/node-runtime.ts";
 import { stampPeerAddresses } from "../platform/peer-address.ts";
 import { admitRequestsInTurn } from "../platform/request-admission.ts";
+import { healthProbeAnswerer } from "./health-probe.ts";
 import { getRuntime } from "./runtime.ts";
 
 /**
@@ -15,12 +16,13 @@ export async function startServer(): Promise<void> {
     process.exit(1);
   }
   // Before the first request: requests enter a few per turn of the event loop, health probes at
-  // once; and (wrapped around that, so as each arrives) proxy sign-in and none mode read the
-  // socket's addresses.
-  admitRequestsInTurn();
+  // once (answered before Next.js once the runtime is up); and (wrapped around that, so as each
+  // arrives) proxy sign-in and none mode read the socket's addresses.
+  const runtime = getRuntime();
+  admitRequestsInTurn({ answerFirst: healthProbeAnswerer(runtime) });
   stampPeerAddresses();
   try {
-    const { config, store, cluster, startupMs } = await getRuntime();
+    const { config, store, cluster, startupMs } = await runtime;
     const signIn = config.auth.mode === "oidc" && config.auth.oidc?.issuer === "embedded" ? "oidc through the embedded demo provider" : config.auth.mode;
     const where = config.store.kind === "pglite" ? `embedded PGlite in ${config.store.dataDir}` : "PostgreSQL";
     const { mode, server } = cluster.connection;
