@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { healthProbeAnswerer } from "@/lib/server/health-probe.ts";
+import { checkHealth, recentHealth } from "@/lib/server/health.ts";
 import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
 // Health probes answered as they arrive, before Next.js: the same answer the route gives anyone
@@ -62,5 +63,25 @@ describe("a health probe answered before Next.js", () => {
   it("leaves every other request to the route", async () => {
     const answers = await Promise.all(["/api/health?verbose=1", "/api/v1/sandboxes", "/"].map(async (path) => (await fetch(`${base}${path}`)).status));
     expect(answers).toEqual([TO_THE_ROUTE, TO_THE_ROUTE, TO_THE_ROUTE]);
+  });
+});
+
+describe("a probe answered from memory", () => {
+  it("gets the last finished check while a new one is stuck on the store, and nothing once that is too old", async () => {
+    const { store } = api.runtime;
+    const ping = store.ping;
+    let release = () => {};
+    await checkHealth(api.runtime);
+    store.ping = () => new Promise<void>((resolve) => (release = resolve));
+    try {
+      // Older than maxAgeMs: a new check starts, and hangs on the store.
+      const meanwhile = recentHealth(api.runtime, { maxAgeMs: 0, staleAfterMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const later = recentHealth(api.runtime, { maxAgeMs: 60_000, staleAfterMs: 20 });
+      expect({ meanwhile: meanwhile?.status, later }).toEqual({ meanwhile: "ok", later: null });
+    } finally {
+      store.ping = ping;
+      release();
+    }
   });
 });

@@ -35,11 +35,11 @@ export function checkHealth(runtime: Runtime, { maxAgeMs = 0 } = {}): Promise<He
  * checkHealth. A probe under load is answered from memory instead of queueing a store query and
  * a cluster request behind everyone else's.
  */
-export function recentHealth(runtime: Runtime, { maxAgeMs }: { maxAgeMs: number }): Health | null {
+export function recentHealth(runtime: Runtime, { maxAgeMs, staleAfterMs = STALE_HEALTH_MS }: { maxAgeMs: number; staleAfterMs?: number }): Health | null {
   const last = finished.get(runtime);
   const age = last ? Date.now() - last.at : Infinity;
   if (age > maxAgeMs) void checkHealth(runtime, { maxAgeMs });
-  return last && age <= STALE_HEALTH_MS ? last.health : null;
+  return last && age <= staleAfterMs ? last.health : null;
 }
 
 /** What GET /api/health answers: the whole report to a signed-in person, the status alone to anyone else; 503 while failing. */
