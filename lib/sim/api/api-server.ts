@@ -10,10 +10,11 @@ import type { UserInfo } from "../access/users.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
-import { parseObject, readBody, sendJson, sendStatus } from "./http-io.ts";
+import { hasProtobufForm, parseObject, readBody, sendJson, sendObject, sendStatus } from "./http-io.ts";
+import { responseEncoding, type Encoding } from "./media-types.ts";
 import { notFoundPath, parseResourcePath, type ResourcePath } from "./request-path.ts";
 import { handleResource } from "./resource-handler.ts";
-import { findResource, REVIEWS } from "./resources.ts";
+import { findResource, groupVersion, REVIEWS } from "./resources.ts";
 import { WatchHub } from "./watch-stream.ts";
 
 // The simulated cluster's HTTP front: who is asking and whether RBAC lets them (lib/sim/access),
@@ -74,7 +75,8 @@ export class ApiServer {
 
   private serverFor(tls: { cert: string; key: string } | undefined): Server {
     const handle = (request: IncomingMessage, response: ServerResponse) => {
-      this.serve(request, response).catch((error: unknown) => this.fail(response, error));
+      const encoding = responseEncoding(request.headers.accept);
+      this.serve(request, response, encoding).catch((error: unknown) => this.fail(response, error, encoding));
     };
     // It stands for a cluster's API server, another process: Berth's calls to it go in at once.
     const server: Server = admitAtOnce(tls ? createTlsServer(tls, handle) : createServer(handle));
@@ -95,17 +97,17 @@ export class ApiServer {
     );
   }
 
-  private fail(response: ServerResponse, error: unknown): void {
+  private fail(response: ServerResponse, error: unknown, encoding: Encoding): void {
     const status = error instanceof StatusError ? error : StatusError.internal((error as Error)?.message ?? String(error));
     if (!(error instanceof StatusError)) this.options.log?.(`internal error: ${(error as Error)?.stack ?? String(error)}`);
     if (response.headersSent) {
       response.destroy();
       return;
     }
-    sendStatus(response, status);
+    sendStatus(response, status, encoding);
   }
 
-  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async serve(request: IncomingMessage, response: ServerResponse, encoding: Encoding): Promise<void> {
     const url = new URL(request.url ?? "/", "http://sim");
     const pathname = url.pathname.replace(/\/+$/, "") || "/";
     const method = request.method ?? "GET";
@@ -126,23 +128,24 @@ export class ApiServer {
     const definition = findResource(path.group, path.version, path.resource);
     if (!definition) throw notFoundPath(pathname);
     // Decoded before admission and storage (and injected latency): a write whose client has gone
-    // still lands, as on a real API server.
-    const body = ["POST", "PUT", "PATCH", "DELETE"].includes(method) ? await readBody(request) : "";
+    // still lands, as on a real API server. Built-in kinds may come in protobuf.
+    const protobuf = hasProtobufForm(groupVersion(definition.group, path.version), definition.kind);
+    const body = ["POST", "PUT", "PATCH", "DELETE"].includes(method) ? await readBody(request, { protobuf }) : "";
     await this.options.gate?.({ verb: verbOf(method, path, url.searchParams), path });
 
     if (path.resource === "pods" && path.name && path.namespace && path.subresource && path.subresource !== "status") {
-      return this.podSubresource(request, response, path, url.searchParams, body);
+      return this.podSubresource(request, response, path, url.searchParams, body, encoding);
     }
     if (REVIEWS.some((review) => review.group === path.group && review.resource === path.resource)) {
       if (method !== "POST" || path.name) throw StatusError.of(405, "MethodNotAllowed", `the server does not allow this method on the requested resource`);
-      return sendJson(response, 201, answerReview(path.resource, parseObject(body), { access: this.options.access, store: this.options.store, caller, namespace: path.namespace }));
+      return sendObject(response, 201, answerReview(path.resource, parseObject(body), { access: this.options.access, store: this.options.store, caller, namespace: path.namespace }), encoding);
     }
     if (path.resource === "serviceaccounts" && path.subresource === "token" && path.namespace && path.name) {
       if (method !== "POST") throw StatusError.of(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-      return sendJson(response, 201, requestToken({ access: this.options.access, store: this.options.store, caller }, path.namespace, path.name, parseObject(body)));
+      return sendObject(response, 201, requestToken({ access: this.options.access, store: this.options.store, caller }, path.namespace, path.name, parseObject(body)), encoding);
     }
     await handleResource(
-      { store: this.options.store, watches: this.watches, bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000 },
+      { store: this.options.store, watches: this.watches, bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000, encoding },
       { definition, path },
       request,
       response,
@@ -151,14 +154,14 @@ export class ApiServer {
     );
   }
 
-  private async podSubresource(request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams, body: string): Promise<void> {
+  private async podSubresource(request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams, body: string, encoding: Encoding): Promise<void> {
     const { namespace, name, subresource } = path as Required<Pick<ResourcePath, "namespace" | "name" | "subresource">>;
     const method = request.method ?? "GET";
     switch (`${method} ${subresource}`) {
       case "POST eviction":
-        return sendJson(response, 201, await this.options.pods.evict(namespace, name, body, query.getAll("dryRun").length > 0));
+        return sendObject(response, 201, await this.options.pods.evict(namespace, name, body, query.getAll("dryRun").length > 0), encoding);
       case "POST binding":
-        return sendJson(response, 201, await this.options.pods.bind(namespace, name, body));
+        return sendObject(response, 201, await this.options.pods.bind(namespace, name, body), encoding);
       case "GET log": {
         const text = this.options.pods.log(namespace, name, query);
         response.writeHead(200, { "Content-Type": "text/plain" });

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import { resourceId, type ObjectStore } from "../store/object-store.ts";
-import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, sendJson } from "./http-io.ts";
+import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, sendObject } from "./http-io.ts";
+import type { Encoding } from "./media-types.ts";
 import { admitCreate, admitUpdate } from "./admission.ts";
 import { applyPatch } from "./patching.ts";
 import type { ResourcePath } from "./request-path.ts";
@@ -19,6 +20,8 @@ export interface HandlerContext {
   store: ObjectStore;
   watches: WatchHub;
   bookmarkIntervalMs: number;
+  /** What the client asked to be answered in. */
+  encoding: Encoding;
 }
 
 interface Target {
@@ -157,6 +160,7 @@ function watch(context: HandlerContext, target: Target, query: URLSearchParams, 
     initialObjects: () => context.store.list(definition, namespace),
     kind: definition.kind,
     apiVersion: groupVersion(definition.group, path.version),
+    encoding: context.encoding,
   });
 }
 
@@ -242,6 +246,7 @@ export async function handleResource(context: HandlerContext, target: Target, re
   const method = request.method ?? "GET";
   const dryRun = dryRunOf(query);
   const show = present(definition, path.version);
+  const send = (code: number, body: unknown) => sendObject(response, code, body, context.encoding);
   const subresource = path.subresource;
   if (subresource !== undefined && subresource !== "status") {
     throw resourceNotFound();
@@ -253,11 +258,11 @@ export async function handleResource(context: HandlerContext, target: Target, re
   if (path.name === undefined) {
     if (method === "GET") {
       if (path.watchPrefix || queryFlag(query, "watch")) return watch(context, target, query, request, response);
-      return sendJson(response, 200, list(context, target, query));
+      return send(200, list(context, target, query));
     }
     if (method === "POST") {
       const created = create(context, target, parseObject(body), dryRun);
-      return sendJson(response, 201, show(created));
+      return send(201, show(created));
     }
     if (method === "DELETE") {
       const matches = compileSelectors(definition, query);
@@ -265,7 +270,7 @@ export async function handleResource(context: HandlerContext, target: Target, re
       for (const object of items) {
         deleteOne(context, { definition, path: { ...path, name: object.metadata.name } }, query, body, dryRun);
       }
-      return sendJson(response, 200, { kind: `${definition.kind}List`, apiVersion: groupVersion(definition.group, path.version), metadata: {}, items: items.map(show) });
+      return send(200, { kind: `${definition.kind}List`, apiVersion: groupVersion(definition.group, path.version), metadata: {}, items: items.map(show) });
     }
     throw StatusError.methodNotAllowed(`the server does not allow this method on the requested resource`);
   }
@@ -273,18 +278,18 @@ export async function handleResource(context: HandlerContext, target: Target, re
   if (path.watchPrefix) return watch(context, target, query, request, response);
   switch (method) {
     case "GET":
-      return sendJson(response, 200, show(context.store.get(definition, path.namespace, path.name)));
+      return send(200, show(context.store.get(definition, path.namespace, path.name)));
     case "PUT": {
       const current = context.store.get(definition, path.namespace, path.name);
-      return sendJson(response, 200, show(write(context, target, current, parseObject(body), dryRun)));
+      return send(200, show(write(context, target, current, parseObject(body), dryRun)));
     }
     case "PATCH": {
       const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
-      return sendJson(response, 200, show(patchObject(context, target, contentType, body, dryRun)));
+      return send(200, show(patchObject(context, target, contentType, body, dryRun)));
     }
     case "DELETE": {
       const result = deleteOne(context, target, query, body, dryRun);
-      return sendJson(response, 200, show(result.object));
+      return send(200, show(result.object));
     }
     default:
       throw StatusError.methodNotAllowed(`the server does not allow this method on the requested resource`);

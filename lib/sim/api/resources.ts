@@ -132,6 +132,7 @@ export const RESOURCES: ResourceDefinition[] = [
   core("services", "Service", true, { shortNames: ["svc"], categories: ["all"], subresources: ["status"] }),
   core("serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"], subresources: ["token"] }),
   core("secrets", "Secret", true, {}),
+  core("configmaps", "ConfigMap", true, { shortNames: ["cm"] }),
   ...(["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"] as const).map((kind) => ({
     group: "rbac.authorization.k8s.io",
     resource: `${kind.toLowerCase()}s`,

@@ -436,8 +436,27 @@ const secretStrategy: Strategy = {
   },
 };
 
+/** A ConfigMap's keys follow the config-key rule; binaryData is base64, and no key is in both. */
+const configMapStrategy: Strategy = {
+  validate(object) {
+    const data = record(object.data);
+    const binary = record(object.binaryData);
+    const causes: StatusCause[] = [];
+    for (const [field, entries] of [["data", data], ["binaryData", binary]] as const) {
+      for (const [key, value] of Object.entries(entries)) {
+        if (!SECRET_KEY.test(key)) causes.push(invalid(`${field}[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"));
+        else if (typeof value !== "string") causes.push(invalid(`${field}[${key}]`, value, "must be a string"));
+        else if (field === "binaryData" && !BASE64.test(value)) causes.push(invalid(`${field}[${key}]`, "<value omitted>", "must be base64 encoded"));
+      }
+    }
+    for (const key of Object.keys(binary)) if (Object.hasOwn(data, key)) causes.push(invalid(`data[${key}]`, key, "duplicate of key present in binaryData"));
+    return causes;
+  },
+};
+
 const STRATEGIES: Record<string, Strategy> = {
   secrets: secretStrategy,
+  configmaps: configMapStrategy,
   pods: podStrategy,
   persistentvolumeclaims: claimStrategy,
   persistentvolumes: volumeStrategy,

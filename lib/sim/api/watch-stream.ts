@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { StoredObject } from "../objects.ts";
+import type { KubeObject, StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import { hasProtobufForm, kubeProtobuf } from "./http-io.ts";
+import type { Encoding } from "./media-types.ts";
+import { PROTOBUF_MEDIA_TYPE } from "./protobuf/kube-protobuf.ts";
 
-// A watch as the API server streams it: one JSON object per line, replaying from the requested
+// A watch as the API server streams it: one JSON object per line (or, for a client that prefers
+// protobuf and a built-in kind, length-prefixed protobuf frames), replaying from the requested
 // resourceVersion (or the current state as ADDED events), then live changes. Objects that start
 // or stop matching the selectors arrive as ADDED or DELETED, as from a real watch cache.
 
@@ -12,7 +16,7 @@ export interface WatchRequest {
   /** null: start with the current state as ADDED events. */
   sinceRevision: number | null;
   matches: (object: StoredObject) => boolean;
-  present: (object: StoredObject) => unknown;
+  present: (object: StoredObject) => KubeObject;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
   timeoutMs?: number;
@@ -20,6 +24,27 @@ export interface WatchRequest {
   /** The kind and apiVersion bookmarks are stamped with. */
   kind: string;
   apiVersion: string;
+  encoding: Encoding;
+}
+
+/** How a watch's events are written on the wire: the content type, and one event's bytes. */
+interface WatchFraming {
+  contentType: string;
+  event(type: string, object: KubeObject): string | Uint8Array;
+}
+
+const JSON_LINES: WatchFraming = {
+  contentType: "application/json",
+  event: (type, object) => JSON.stringify({ type, object }) + "\n",
+};
+
+const PROTOBUF_FRAMES: WatchFraming = {
+  contentType: `${PROTOBUF_MEDIA_TYPE};stream=watch`,
+  event: (type, object) => kubeProtobuf().watchFrame(type, object),
+};
+
+function framingFor(watch: WatchRequest): WatchFraming {
+  return watch.encoding === "protobuf" && hasProtobufForm(watch.apiVersion, watch.kind) ? PROTOBUF_FRAMES : JSON_LINES;
 }
 
 /** How much a watcher may leave unread before it is disconnected. */
@@ -43,16 +68,17 @@ export class WatchHub {
   }
 
   serve(request: IncomingMessage, response: ServerResponse, watch: WatchRequest): void {
-    const lines: string[] = [];
+    const framing = framingFor(watch);
+    const pending: (string | Uint8Array)[] = [];
     const writable = () => !response.writableEnded && !response.destroyed;
     // A watcher that stops reading is dropped, as a real API server drops a slow watcher, rather
     // than buffering for it without limit.
-    const send = (text: string) => {
+    const send = (chunk: string | Uint8Array) => {
       if (!writable()) return;
-      response.write(text);
+      response.write(chunk);
       if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
     };
-    const write = (type: string, object: unknown) => send(JSON.stringify({ type, object }) + "\n");
+    const write = (type: string, object: KubeObject) => send(framing.event(type, object));
 
     // Replay and subscription happen in one synchronous step, so no change falls between them.
     let replay: StoreEvent[] | StoredObject[];
@@ -61,8 +87,8 @@ export class WatchHub {
     } catch (error) {
       if (!(error instanceof StatusError)) throw error;
       // A real watch cache answers an expired resourceVersion with an ERROR event, not an HTTP error.
-      response.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
-      write("ERROR", error.status);
+      response.writeHead(200, { "Content-Type": framing.contentType, "Transfer-Encoding": "chunked" });
+      write("ERROR", { ...error.status });
       response.end();
       return;
     }
@@ -73,26 +99,26 @@ export class WatchHub {
       if (event.type === "DELETED") type = before || watch.matches(event.object) ? "DELETED" : null;
       else if (watch.matches(event.object)) type = before ? "MODIFIED" : "ADDED";
       else type = before ? "DELETED" : null;
-      if (type) lines.push(JSON.stringify({ type, object: watch.present(event.object) }));
+      if (type) pending.push(framing.event(type, watch.present(event.object)));
     };
     const flush = () => {
-      if (lines.length === 0) return;
-      send(lines.join("\n") + "\n");
-      lines.length = 0;
+      if (pending.length === 0) return;
+      send(pending.length === 1 ? pending[0]! : typeof pending[0] === "string" ? pending.join("") : Buffer.concat(pending as Uint8Array[]));
+      pending.length = 0;
     };
     const unsubscribe = this.store.subscribe((event) => {
       deliver(event);
       flush();
     });
 
-    response.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
+    response.writeHead(200, { "Content-Type": framing.contentType, "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
     // Send the headers now: a client's watch call returns only once it has them, and a quiet
     // watch may have no event to carry them for a long time.
     response.flushHeaders();
     this.open.add(response);
     for (const item of replay) {
       if ("type" in item && "revision" in item) deliver(item as StoreEvent);
-      else if (watch.matches(item as StoredObject)) lines.push(JSON.stringify({ type: "ADDED", object: watch.present(item as StoredObject) }));
+      else if (watch.matches(item as StoredObject)) pending.push(framing.event("ADDED", watch.present(item as StoredObject)));
     }
     flush();
 

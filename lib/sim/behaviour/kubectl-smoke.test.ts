@@ -8,7 +8,8 @@ import { eventually } from "../testing/eventually.ts";
 import { findKubectl } from "../testing/kubectl.ts";
 import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
 
-// A stock kubectl against the simulated cluster: get, describe, exec, cordon, drain, delete.
+// A stock kubectl against the simulated cluster: get, describe, exec, cordon, drain, delete, and
+// what kubectl sends in protobuf (creating built-in objects, the access reviews of `auth`).
 // Runs the kubectl on PATH, else the one the real-control-plane build cached; skipped, with the
 // reason printed, where there is neither.
 
@@ -37,6 +38,30 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
   afterAll(async () => {
     await sim.cluster.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("creates a namespace, a secret and a config map, which it sends in protobuf", async () => {
+    await k("create", "namespace", "smoke");
+    await k("create", "secret", "generic", "token", "--from-literal=key=s3cret", "-n", "smoke");
+    await k("create", "configmap", "settings", "--from-literal=mode=fast", "-n", "smoke");
+    const read = await k("get", "secret/token", "configmap/settings", "-n", "smoke", "-o", "jsonpath={.items[0].data.key} {.items[1].data.mode}");
+    await k("delete", "namespace", "smoke", "--wait=false");
+    expect(read).toBe(`${Buffer.from("s3cret").toString("base64")} fast`);
+  });
+
+  it("answers `auth can-i` for the signed-in user and for someone impersonated", async () => {
+    const admin = await k("auth", "can-i", "delete", "nodes");
+    const stranger = await k("auth", "can-i", "list", "pods", "--as", "stranger@example.com").catch((error: { stdout: string }) => error.stdout);
+    expect([admin, stranger]).toEqual(["yes\n", "no\n"]);
+  });
+
+  it("refuses someone impersonated with --as in the API server's words", async () => {
+    const refusal = await k("get", "pods", "-n", "default", "--as", "stranger@example.com", "--as-group", "interns").catch((error: { stderr: string }) => error.stderr);
+    expect(refusal).toContain('pods is forbidden: User "stranger@example.com" cannot list resource "pods" in API group "" in the namespace "default"');
+  });
+
+  it("says who the user is (`auth whoami`)", async () => {
+    expect(await k("auth", "whoami", "-o", "jsonpath={.status.userInfo.groups}", "--as", "stranger@example.com", "--as-group", "interns")).toBe('["interns","system:authenticated"]');
   });
 
   it("lists the worker nodes", async () => {
