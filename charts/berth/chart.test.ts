@@ -10,6 +10,8 @@ import { loadServerConfig } from "../../lib/config/server-config.ts";
 import { BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES } from "../../lib/domain/berth-roles.ts";
 import { gatewayDefaultsSchema } from "../../lib/domain/gateway-defaults.ts";
 import { berthLabelKeys } from "../../lib/domain/labels.ts";
+import { berthResourceDefinitions } from "../../lib/render/berth-resource-definitions.ts";
+import { toYaml } from "../../lib/render/yaml.ts";
 import { expectGolden } from "../../lib/testing/golden-files.ts";
 
 // The Helm chart through helm itself (built from its Go module by scripts/tools/build-helm.sh;
@@ -19,6 +21,8 @@ import { expectGolden } from "../../lib/testing/golden-files.ts";
 
 const CHART = dirname(fileURLToPath(import.meta.url));
 const TESTDATA = join(CHART, "testdata");
+const CRDS = join(CHART, "crds", "berth.dev.yaml");
+const BERTH_CRDS_HEADER = "# Berth's own resources, as lib/render/berth-resource-definitions.ts defines them (UPDATE_GOLDEN=1 npm test chart rewrites this file).\n";
 const helm = process.env["BERTH_HELM"];
 /** helm built from source says it talks to Kubernetes v1.20; render for the release Berth is tested with. */
 const KUBE_VERSION = ["--kube-version", "1.34.0"];
@@ -180,6 +184,13 @@ describe("the berth chart", () => {
       { kind: "RoleBinding", namespace: "team-a", role: "berth-developer", subjects },
       { kind: "RoleBinding", namespace: "team-a-ci", role: "berth-developer", subjects },
     ]);
+  });
+
+  it("declares Berth's own resources, exactly as Berth's code defines them", () => {
+    if (process.env["UPDATE_GOLDEN"] === "1") writeFileSync(CRDS, BERTH_CRDS_HEADER + berthResourceDefinitions().map((definition) => `---\n${toYaml(definition)}`).join(""));
+    const declared = manifests(runHelm(["template", "berth", CHART, "--include-crds", ...KUBE_VERSION, ...REQUIRED.flatMap((value) => ["--set", value])]).stdout)
+      .filter((one) => one.kind === "CustomResourceDefinition");
+    expect(declared).toEqual(berthResourceDefinitions());
   });
 
   it("makes the session key once, 48 random characters, when none is given", () => {

@@ -52,6 +52,19 @@ export const BERTH_RESOURCES = {
   simulator: { group: BERTH_API_GROUP, resource: "simulator" },
 } as const;
 
+/**
+ * How discovery names Berth's own resources. The chart declares them to the API server
+ * (lib/render/berth-resource-definitions.ts) for one reason: `kubectl auth can-i` splits
+ * `maintenanceruns.berth.dev` into resource and group only for a resource discovery knows, and
+ * otherwise asks about a resource named "maintenanceruns.berth.dev" in the core group.
+ */
+export const BERTH_RESOURCE_NAMES: Record<keyof typeof BERTH_RESOURCES, { kind: string; singular: string }> = {
+  settings: { kind: "Setting", singular: "setting" },
+  maintenanceRuns: { kind: "MaintenanceRun", singular: "maintenancerun" },
+  auditLogs: { kind: "AuditLog", singular: "auditlog" },
+  simulator: { kind: "Simulator", singular: "simulator" },
+};
+
 /** "sandboxes.agents.x-k8s.io", "pods/exec", "nodes": how Kubernetes names a resource in its messages. */
 export function qualifiedResource(attributes: Pick<ResourceAttributes, "group" | "resource" | "subresource">): string {
   const resource = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;

@@ -86,12 +86,14 @@ function installChart(plane: ControlPlane, helm: string, kubernetesVersion: stri
   // What every install must say (where people reach Berth, who proves who they are); the suite
   // itself acts as Berth's service account, so neither is used here.
   const required = ["auth.publicUrl=https://berth.example.com", "auth.oidc.issuer=https://id.example.com"].flatMap((value) => ["--set", value]);
-  const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, ...required], { encoding: "utf8" });
+  const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--include-crds", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, ...required], { encoding: "utf8" });
   if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
   const manifests = path.join(work, "chart.yaml");
   writeFileSync(manifests, rendered.stdout);
   plane.kubectl(["create", "namespace", CHART_NAMESPACE]);
   plane.kubectl(["apply", "--namespace", CHART_NAMESPACE, "-f", manifests]);
+  // Berth's own resource definitions: discovery must list them before kubectl is asked about them.
+  plane.kubectl(["wait", "--for=condition=Established", "crd", "-l", "app.kubernetes.io/part-of=berth", "--timeout=60s"]);
   const token = plane.kubectl(["create", "token", CHART_RELEASE, "--namespace", CHART_NAMESPACE, "--duration=2h"]).trim();
   const serviceAccountKubeconfig = path.join(work, "service-account.kubeconfig");
   writeFileSync(serviceAccountKubeconfig, kubeconfig(plane.server, token, SERVICE_ACCOUNT_USER));

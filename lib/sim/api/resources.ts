@@ -1,3 +1,4 @@
+import { berthResourceDefinitions } from "../../render/berth-resource-definitions.ts";
 import type { KubeObject } from "../objects.ts";
 import type { ResourceRef } from "../status-error.ts";
 
@@ -173,6 +174,12 @@ export const RESOURCES: ResourceDefinition[] = [
     versions: ["v1beta1", "v1alpha1"], storageVersion: "v1beta1", subresources: ["status"], strategicMerge: false,
     convert: sandboxConversion,
   },
+  // Berth's own resources, defined as its chart defines them (charts/berth/crds): discovery
+  // lists them, and every object is refused (strategies.ts).
+  ...berthResourceDefinitions().map(({ spec }): ResourceDefinition => ({
+    group: spec.group, resource: spec.names.plural, kind: spec.names.kind, singular: spec.names.singular, namespaced: false,
+    versions: spec.versions.map((version) => version.name), storageVersion: spec.versions.find((version) => version.storage)!.name, subresources: [], strategicMerge: false,
+  })),
 ];
 
 export const API_GROUPS = [...new Set(RESOURCES.map((definition) => definition.group).filter(Boolean))];

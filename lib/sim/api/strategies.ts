@@ -1,4 +1,6 @@
+import { BERTH_API_GROUP } from "../../domain/access.ts";
 import { parseQuantity } from "../../domain/quantity.ts";
+import { BERTH_RESOURCE_REFUSAL } from "../../render/berth-resource-definitions.ts";
 import { deepEqual, isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import type { StatusCause } from "../status-error.ts";
 import type { ResourceDefinition } from "./resources.ts";
@@ -454,6 +456,14 @@ const configMapStrategy: Strategy = {
   },
 };
 
+/**
+ * Berth's own resources hold nothing: their schema's one rule is \`false\`, and a real API server
+ * names no field when a rule on the whole object fails.
+ */
+const refuseEveryObject: Strategy = {
+  validate: () => [{ reason: "FieldValueInvalid", field: "<nil>", message: `Invalid value: ${BERTH_RESOURCE_REFUSAL}` }],
+};
+
 const STRATEGIES: Record<string, Strategy> = {
   secrets: secretStrategy,
   configmaps: configMapStrategy,
@@ -470,5 +480,6 @@ const STRATEGIES: Record<string, Strategy> = {
 };
 
 export function strategyFor(definition: ResourceDefinition): Strategy {
+  if (definition.group === BERTH_API_GROUP) return refuseEveryObject;
   return STRATEGIES[definition.resource] ?? {};
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BERTH_RESOURCE_REFUSAL } from "../../render/berth-resource-definitions.ts";
 import { eventually } from "../testing/eventually.ts";
 import { findKubectl } from "../testing/kubectl.ts";
 import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
@@ -58,6 +59,17 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
   it("refuses someone impersonated with --as in the API server's words", async () => {
     const refusal = await k("get", "pods", "-n", "default", "--as", "stranger@example.com", "--as-group", "interns").catch((error: { stderr: string }) => error.stderr);
     expect(refusal).toContain('pods is forbidden: User "stranger@example.com" cannot list resource "pods" in API group "" in the namespace "default"');
+  });
+
+  it("knows Berth's own resources from discovery, as the chart declares them", async () => {
+    expect(await k("api-resources", "--api-group", "berth.dev", "-o", "name")).toBe("auditlogs.berth.dev\nmaintenanceruns.berth.dev\nsettings.berth.dev\nsimulator.berth.dev\n");
+  });
+
+  it("refuses to store a berth.dev object, in the words a real API server uses for the definition's rule", async () => {
+    const manifest = path.join(dataDir, "maintenance-run.json");
+    writeFileSync(manifest, JSON.stringify({ apiVersion: "berth.dev/v1", kind: "MaintenanceRun", metadata: { name: "drain-worker-1" } }));
+    const refusal = await k("create", "--validate=false", "-f", manifest).catch((error: { stderr: string }) => error.stderr);
+    expect(refusal).toContain(`The MaintenanceRun "drain-worker-1" is invalid: <nil>: Invalid value: ${BERTH_RESOURCE_REFUSAL}`);
   });
 
   it("says who the user is (`auth whoami`)", async () => {
