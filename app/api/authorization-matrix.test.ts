@@ -1,5 +1,11 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENDPOINT_IDS, ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints.ts";
+import { qualifiedResource } from "@/lib/domain/access.ts";
+import { ENDPOINT_IDS, ENDPOINTS, type Access, type EndpointId } from "@/lib/domain/endpoints.ts";
 import type { Person } from "@/lib/domain/person.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
@@ -9,6 +15,7 @@ import { connectToRealCluster } from "@/lib/kube/cluster-connection.ts";
 import { nodeResources } from "@/lib/kube/node-resources.ts";
 import { seedDemoTenants } from "@/lib/server/embedded-cluster-seed.ts";
 import { eventually } from "@/lib/sim/testing/eventually.ts";
+import { findKubectl } from "@/lib/sim/testing/kubectl.ts";
 import { startApiUnderTest, type ApiRequest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
 // The authorization matrix: every endpoint of the table, asked by each demo person and by
@@ -20,6 +27,10 @@ import { startApiUnderTest, type ApiRequest, type ApiUnderTest } from "./testing
 //
 // Who is asking (lib/identity/demo-people.ts): paula is a platform admin; alex develops in
 // team-a; bea develops in team-b; victor views team-a and team-b. Every target is in team-a.
+//
+// And what Berth does, `kubectl auth can-i` tells: each endpoint's question to Kubernetes, asked
+// with kubectl as each person (--as, --as-group), answers yes exactly where the matrix says Berth
+// lets that person through.
 
 const REAL_CLUSTER = process.env.BERTH_TEST_KUBECONFIG;
 const OPERATOR_KUBECONFIG = process.env.BERTH_TEST_OPERATOR_KUBECONFIG || REAL_CLUSTER;
@@ -234,6 +245,66 @@ afterAll(async () => {
   if (maintained) await nodeResources(connectionFor(api.runtime.cluster.connection, { kind: "impersonate", person: person("paula") })).setUnschedulable(maintained.node, false);
   await api.stop();
 }, 300_000);
+
+/** The arguments of `kubectl auth can-i` that ask what an endpoint asks Kubernetes, about `someone`; null for an endpoint that asks nothing. */
+function canIArguments(access: Access, someone: Person): string[] | null {
+  const as = ["--as", someone.username, ...someone.groups.flatMap((group) => ["--as-group", group])];
+  if (access.kind === "non-resource") return ["auth", "can-i", access.verb, access.path, ...as];
+  if (access.kind !== "resource") return null;
+  const where = access.namespace === "cluster" ? ["--all-namespaces"] : ["--namespace", TEAM];
+  const subresource = access.subresource ? ["--subresource", access.subresource] : [];
+  return ["auth", "can-i", access.verb, qualifiedResource(access), ...subresource, ...where, ...as];
+}
+
+/** Each distinct question with the answer the matrix implies (a person is let through when they get what paula gets), and the endpoints asking it. */
+function canIQuestions() {
+  const questions = new Map<string, { caller: Caller; args: string[]; expected: "yes" | "no"; endpoints: EndpointId[] }>();
+  const disagreements: string[] = [];
+  const paula = CALLERS.indexOf("paula");
+  for (const id of ENDPOINT_IDS) {
+    const answers = MATRIX[id].answers;
+    for (const [index, caller] of CALLERS.entries()) {
+      if (caller === "anonymous") continue;
+      const args = canIArguments(ENDPOINTS[id].access, person(caller));
+      if (!args) continue;
+      const expected = answers[index] === answers[paula] ? "yes" : "no";
+      const key = args.join(" ");
+      const known = questions.get(key);
+      if (known && known.expected !== expected) disagreements.push(`${id} says ${expected} and ${known.endpoints.join(", ")} say ${known.expected} to \`kubectl ${key}\``);
+      if (known) known.endpoints.push(id);
+      else questions.set(key, { caller, args, expected, endpoints: [id] });
+    }
+  }
+  return { questions: [...questions.values()], disagreements };
+}
+
+const kubectl = await findKubectl();
+if ("missing" in kubectl) console.warn(`kubectl auth can-i rows skipped: ${kubectl.missing}`);
+
+describe.skipIf(!("kubectl" in kubectl))("kubectl auth can-i tells what Berth does", () => {
+  const { questions, disagreements } = canIQuestions();
+  const run = promisify(execFile);
+  const discoveryCache = mkdtempSync(path.join(tmpdir(), "berth-kubectl-cache-"));
+  afterAll(() => rmSync(discoveryCache, { recursive: true, force: true }));
+
+  it("asks each question of Kubernetes with one answer, whichever endpoint asks it", () => {
+    expect(disagreements).toEqual([]);
+  });
+
+  it.each(questions.map((question) => ({ ...question, command: question.args.slice(2, question.args.indexOf("--as")).join(" ") })))(
+    "as $caller, `can-i $command` ($endpoints): $expected",
+    async ({ args, expected }) => {
+      const kubeconfig = REAL_CLUSTER ? OPERATOR_KUBECONFIG! : api.clusterAdminKubeconfig();
+      // `no` exits 1. kubectl names berth.dev resources rightly only when discovery lists them, so
+      // its discovery cache is this run's own: one left from an older cluster would not.
+      const answer = await run((kubectl as { kubectl: string }).kubectl, args, { env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache } }).then(
+        ({ stdout }) => stdout.trim(),
+        (error: { stdout?: string; stderr?: string }) => error.stdout?.trim() || `failed: ${error.stderr}`,
+      );
+      expect(answer).toBe(expected);
+    },
+  );
+});
 
 describe.each(ENDPOINT_IDS.map((id) => ({ id, endpoint: ENDPOINTS[id], cell: MATRIX[id] })))("$id ($endpoint.method $endpoint.path)", ({ id, cell }) => {
   it.each(CALLERS.map((caller, index) => ({ caller, status: cell.answers[index]! })))("as $caller: $status", async ({ caller, status }) => {

@@ -45,6 +45,8 @@ export interface ApiUnderTest {
   liveRecordsNamed(name: string): Promise<SandboxRecord[]>;
   /** The embedded cluster as its administrator reaches it with kubectl (the kubeconfig it writes). */
   clusterAdmin(): ClusterConnection;
+  /** Where that kubeconfig is, for kubectl itself. */
+  clusterAdminKubeconfig(): string;
   stop(): Promise<void>;
 }
 
@@ -125,6 +127,10 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
   });
   const runtime = await getRuntime();
   const handlers = new Map<EndpointId, Promise<RouteHandler>>();
+  const clusterAdminKubeconfig = () => {
+    if (!runtime.cluster.simulatorUrl) throw new Error("Only the embedded cluster's administrator is known here; on a real cluster, use your own kubeconfig.");
+    return path.join(dataDir, "cluster", "kubeconfig");
+  };
   return {
     runtime,
     async call(id, as, request = {}) {
@@ -149,10 +155,8 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
         if (!runtime.live.ready) throw new Error("the live list has not loaded yet");
       }, { timeoutMs: 60_000 }),
     liveRecordsNamed: async (name) => (await runtime.store.sandboxes.listAllLive()).filter((record) => record.name === name),
-    clusterAdmin() {
-      if (!runtime.cluster.simulatorUrl) throw new Error("Only the embedded cluster's administrator is known here; on a real cluster, use your own kubeconfig.");
-      return connectToRealCluster("kubeconfig", path.join(dataDir, "cluster", "kubeconfig"));
-    },
+    clusterAdminKubeconfig,
+    clusterAdmin: () => connectToRealCluster("kubeconfig", clusterAdminKubeconfig()),
     async stop() {
       await stopRuntime();
       rmSync(dataDir, { recursive: true, force: true });
