@@ -70,7 +70,7 @@ const steps: Step[] = [
   },
   {
     name: "store (pg)",
-    command: ["npx", "vitest", "run", "lib/store", "--exclude", "lib/store/embedded-store-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
+    command: ["npx", "vitest", "run", "lib/store", "lib/events/timeline-feed.test.ts", "--exclude", "lib/store/embedded-store-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
     env: { BERTH_TEST_DATABASE_URL: postgresUrl ?? "" },
     report: vitestCounts,
     reportFile: reportPath("pg"),

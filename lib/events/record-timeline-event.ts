@@ -1,10 +1,16 @@
 import type { NewTimelineEvent, TimelineEvent } from "../domain/timeline.ts";
 import type { TimelineRepository } from "../store/timeline-repository.ts";
-import { publishTimelineEvent } from "./event-bus.ts";
+import { feedFollowing, publishTimelineEvent } from "./event-bus.ts";
 
-/** Stores a timeline event, then tells live subscribers: the one way events enter the timeline. */
+/**
+ * Stores a timeline event, the one way events enter the timeline, and returns once live
+ * subscribers have it: from the feed when this process follows the store (it publishes what
+ * every replica stores), else published here.
+ */
 export async function recordTimelineEvent(timeline: Pick<TimelineRepository, "appendEvent">, event: NewTimelineEvent): Promise<TimelineEvent> {
   const stored = await timeline.appendEvent(event);
-  publishTimelineEvent(stored);
+  const feed = feedFollowing(timeline);
+  if (feed) await feed.publishedThrough(stored.id);
+  else publishTimelineEvent(stored);
   return stored;
 }

@@ -3,6 +3,7 @@
 // bundles, dev reloads), so the runtime lives on globalThis: a second PGlite instance on the
 // same directory in the same process would corrupt it as surely as a second process.
 import { loadServerConfigFromProcess, type ServerConfig } from "../config/index.ts";
+import { followStoreTimeline } from "../events/event-bus.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
 import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
@@ -24,6 +25,8 @@ export interface Runtime {
   /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
   live: LiveSandboxes;
   reconciler: RunningReconciler;
+  /** Publishes every event the store holds, whichever replica stored it, to this process's streams. */
+  liveTimeline: { stop(): void };
   /** Each person's request rates and open event streams, in this process. */
   rateLimits: RateLimits;
   startedAt: Date;
@@ -48,15 +51,26 @@ async function start(): Promise<Runtime> {
   const store = await openStore(config.store);
   let cluster: RuntimeCluster;
   let identity: IdentityRuntime;
+  let liveTimeline: { stop(): void };
+  try {
+    liveTimeline = await followStoreTimeline(store.timeline, {
+      onError: (error) => console.warn(`berth: reading new timeline events: ${(error as Error)?.message ?? String(error)} (trying again)`),
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   try {
     cluster = await openCluster(config);
   } catch (error) {
+    liveTimeline.stop();
     await store.close();
     throw error;
   }
   try {
     identity = await startIdentity(config, cluster.connection);
   } catch (error) {
+    liveTimeline.stop();
     await Promise.allSettled([cluster.stop(), store.close()]);
     throw error;
   }
@@ -65,7 +79,7 @@ async function start(): Promise<Runtime> {
   const checkpointing = new OperationsInFlight();
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
   const rateLimits = new RateLimits(config.limits);
-  const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));
   process.once("SIGTERM", exit);
   process.once("SIGINT", exit);
@@ -80,6 +94,7 @@ export async function stopRuntime(): Promise<void> {
   const runtime = await started.catch(() => null);
   if (!runtime) return;
   runtime.reconciler.stop();
+  runtime.liveTimeline.stop();
   await Promise.allSettled([runtime.identity.stop(), runtime.cluster.stop(), runtime.store.close()]);
 }
 

@@ -14,6 +14,7 @@ import { sandboxRepository } from "./sandbox-repository.ts";
 import { settingsRepository } from "./settings-repository.ts";
 import { makeTreePrivate, privateDirectory } from "./private-files.ts";
 import { pgliteSession, pgSession } from "./sql-session.ts";
+import { inProcessTimelineAppends, postgresTimelineAppends, type TimelineAppends } from "./timeline-appends.ts";
 import { timelineRepository } from "./timeline-repository.ts";
 
 export type StoreLocation =
@@ -36,10 +37,10 @@ export interface Store {
   close(): Promise<void>;
 }
 
-function repositories(db: Db) {
+function repositories(db: Db, appends: TimelineAppends) {
   return {
     sandboxes: sandboxRepository(db),
-    timeline: timelineRepository(db),
+    timeline: timelineRepository(db, appends),
     checkpoints: checkpointRepository(db),
     settings: settingsRepository(db),
     audit: auditRepository(db),
@@ -71,11 +72,13 @@ async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<type
     const report = await migrate(pgliteSession(pglite), migrations);
     const db = createPrismaClient(new PrismaPGlite(pglite));
     const opened = pglite;
+    const appends = inProcessTimelineAppends();
     return {
       kind: "pglite",
       migrations: report,
-      ...repositories(db),
+      ...repositories(db, appends),
       async close() {
+        await appends.close();
         await db.$disconnect();
         await opened.close();
         makeTreePrivate(pgdata);
@@ -107,11 +110,17 @@ async function openPostgres(databaseUrl: string, migrations: Awaited<ReturnType<
     await client.end();
   }
   const db = createPrismaClient(new PrismaPg({ connectionString: databaseUrl }));
+  const appends = postgresTimelineAppends(databaseUrl, {
+    onError: (error) => console.warn(`berth: listening for timeline appends: ${error.message} (connecting again)`),
+  });
   return {
     kind: "postgresql",
     migrations: report,
-    ...repositories(db),
-    close: () => db.$disconnect(),
+    ...repositories(db, appends),
+    async close() {
+      await appends.close();
+      await db.$disconnect();
+    },
   };
 }
 

@@ -33,12 +33,37 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
+export interface TestStore {
+  store: Store;
+  /**
+   * Another store on the same database, as another replica opens it (PostgreSQL only: the
+   * embedded store is one process's); closed by cleanup.
+   */
+  openReplica?: () => Promise<Store>;
+  /** The database's address (PostgreSQL only). */
+  databaseUrl?: string;
+  cleanup: () => Promise<void>;
+}
+
 /** A migrated store on a new database. */
-export async function openTestStore(): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+export async function openTestStore(): Promise<TestStore> {
   if (testStoreKind === "postgresql") {
     const database = await createPostgresDatabase();
     const store = await openStore({ kind: "postgresql", databaseUrl: database.url });
-    return { store, cleanup: async () => { await store.close(); await database.drop(); } };
+    const replicas: Store[] = [];
+    return {
+      store,
+      databaseUrl: database.url,
+      async openReplica() {
+        const replica = await openStore({ kind: "postgresql", databaseUrl: database.url });
+        replicas.push(replica);
+        return replica;
+      },
+      cleanup: async () => {
+        await Promise.all([store, ...replicas].map((one) => one.close()));
+        await database.drop();
+      },
+    };
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), "berth-store-test-"));
   const store = await openStore({ kind: "pglite", dataDir });

@@ -1,10 +1,12 @@
 import { newTimelineEventSchema, timelineEventSchema, type NewTimelineEvent, type TimelineEvent } from "../domain/timeline.ts";
 import { type Db, toJson, Prisma } from "./prisma-client.ts";
+import { TIMELINE_APPENDED_CHANNEL, type AppendedListener, type TimelineAppends } from "./timeline-appends.ts";
 
 // Readers resume from "the last id I saw" (SSE Last-Event-ID). That is only safe if ids become
 // visible in increasing order; a sequence alone does not promise it with concurrent writers
 // (id 7 can commit before id 6). Taking one advisory lock per append transaction makes commit
-// order equal id order.
+// order equal id order. So a reader that has every event up to id N needs only "after N" to
+// catch up, whichever process appended; `onAppended` tells it when to look.
 const APPEND_LOCK_KEY = 72_417_001;
 
 type TimelineRow = Prisma.TimelineEventGetPayload<object>;
@@ -15,15 +17,25 @@ function toEvent(row: TimelineRow): TimelineEvent {
 
 const afterId = (id: string | undefined) => (id === undefined ? undefined : { gt: BigInt(id) });
 
-export function timelineRepository(db: Db) {
+export function timelineRepository(db: Db, appends: TimelineAppends) {
   return {
     async appendEvent(event: NewTimelineEvent): Promise<TimelineEvent> {
       const valid = newTimelineEventSchema.parse(event);
       const row = await db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
-        return tx.timelineEvent.create({ data: { ...valid, data: toJson(valid.data) } });
+        const created = await tx.timelineEvent.create({ data: { ...valid, data: toJson(valid.data) } });
+        // Sent at commit, in commit order, to every process listening (other replicas).
+        await tx.$queryRaw`SELECT 1 FROM pg_notify(${TIMELINE_APPENDED_CHANNEL}, ${created.id.toString()})`;
+        return created;
       });
-      return toEvent(row);
+      const stored = toEvent(row);
+      appends.committed(stored.id);
+      return stored;
+    },
+
+    /** Told of each append, this process's and (with PostgreSQL) every other's: an id, or null for "look". */
+    onAppended(listener: AppendedListener): () => void {
+      return appends.subscribe(listener);
     },
 
     /** A sandbox's timeline, oldest first, optionally after a given event id. */
