@@ -39,7 +39,7 @@ export interface SimulatedClusterOptions {
 /** Starts the simulated cluster with every simulated controller, the default topology and the fault API. */
 export async function startSimulatedCluster(options: SimulatedClusterOptions = {}): Promise<SimCluster> {
   // One process at a time may own a persisted cluster: two would overwrite each other's state.
-  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
+  const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
   let binder: VolumeBinder | undefined;
   const cluster = await SimCluster.start({
     onStop: () => lock?.release(),

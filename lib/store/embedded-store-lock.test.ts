@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,6 +19,19 @@ function openFromAnotherProcess(dir: string) {
   return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Opens the store in another process that keeps it open, and kills that process with SIGKILL once it has. */
+async function openAndKillAnotherProcess(dir: string): Promise<void> {
+  const script = path.join(import.meta.dirname, "testdata", "open-store-once.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", script, dir, "hold"], { stdio: ["ignore", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.setEncoding("utf8");
+  for await (const chunk of child.stdout) {
+    output += chunk;
+    if (output.includes("opened")) break;
+  }
+  child.kill("SIGKILL");
+  await once(child, "exit");
+}
 
 describe("the embedded store's data directory", () => {
   it("refuses a second process while the first has it open, naming the holder", async () => {
@@ -37,5 +51,11 @@ describe("the embedded store's data directory", () => {
     const store = await openStore({ kind: "pglite", dataDir });
     await store.close();
     expect(openFromAnotherProcess(dataDir).stdout.trim()).toBe("opened");
+  });
+
+  it("opens after the process that had it was killed with SIGKILL, without anyone deleting the lock", async () => {
+    await openAndKillAnotherProcess(dataDir);
+    const store = await openStore({ kind: "pglite", dataDir });
+    await store.close();
   });
 });

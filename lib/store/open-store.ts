@@ -62,7 +62,7 @@ export async function openStore(location: StoreLocation, migrationsDir = DEFAULT
 async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<typeof readMigrations>>): Promise<Store> {
   // PGlite does not create parent directories.
   privateDirectory(dataDir);
-  const lock: DataDirLock = lockDataDir(dataDir);
+  const lock: DataDirLock = await lockDataDir(dataDir);
   let pglite: PGlite | undefined;
   const pgdata = path.join(dataDir, "pgdata");
   try {
