@@ -4,7 +4,8 @@
 //   2. start it: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok nodes, the
 //      agent-sandbox controller and its CRD (scripts/cluster/control-plane.ts), and check that
 //      its guard on kwok's pod deletes holds;
-//   3. run the driver suite (lib/sandboxes/driver-suite) as cluster-admin;
+//   3. run the driver suite (lib/sandboxes/driver-suite) as cluster-admin, and leader election
+//      on a real Lease (lib/kube/leader-election.test.ts);
 //   4. apply Berth's Helm chart, and run the suite again as the chart's service account, with a
 //      token from `kubectl create token`: the chart's RBAC must be enough;
 //   5. as that service account too, the authorization matrix (app/api/authorization-matrix.test.ts):
@@ -156,6 +157,7 @@ async function main(): Promise<Outcome[]> {
   try {
     outcomes.push(kwokDeletePolicyHolds(plane));
     outcomes.push(vitest("driver suite as cluster-admin", ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }, plane.auditLogPath));
+    outcomes.push(vitest("leader election on a real Lease", ["lib/kube/leader-election.test.ts"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }, plane.auditLogPath));
     let chart: ReturnType<typeof installChart> | undefined;
     try {
       say("installing the Helm chart");
