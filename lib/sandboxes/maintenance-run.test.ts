@@ -5,7 +5,7 @@ import { maintenanceOptionsSchema } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { eventually } from "../sim/testing/eventually.ts";
-import { MaintenanceRunner } from "./maintenance-run.ts";
+import { MaintenanceConflictError, MaintenanceRunner } from "./maintenance-run.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 
 // Planned maintenance of a node against the embedded cluster (portable storage, two workers):
@@ -160,5 +160,25 @@ describe("a cancelled run", () => {
   it("ends Cancelled without evicting anything", async () => {
     const pod = await maintained.world.deps.resources.readPod("default", "slow");
     expect([run.state, pod?.metadata?.uid]).toEqual(["Cancelled", maintained.sandboxes.slow!.podUid]);
+  });
+});
+
+describe("a second run on a node that has one running", () => {
+  let maintained: Maintained;
+  let first: MaintenanceRun;
+  beforeAll(async () => {
+    maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 } } });
+    first = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
+  }, 60_000);
+  afterAll(async () => {
+    maintained?.runner.cancel(first.id);
+    await maintained?.runner.finished(first.id);
+    await maintained?.world.stop();
+  });
+
+  it("is refused, naming the running one, when another console (replica) is asked", async () => {
+    const { world } = maintained;
+    const otherReplica = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 50 });
+    await expect(otherReplica.start("worker-1", OPTIONS, anActor("ops"), world.deps.connection)).rejects.toThrow(new MaintenanceConflictError("worker-1", first.id));
   });
 });

@@ -10,6 +10,7 @@ import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { checkpointSandbox } from "./checkpoint-sandbox.ts";
 import { NodeNotFoundError, SandboxStateError } from "./lifecycle-errors.ts";
 import type { ActionDeps } from "./sandbox-actions.ts";
+import { MaintenanceAlreadyRunningError } from "../store/index.ts";
 
 // Planned maintenance of a node: cordon; checkpoint its sandboxes and then move them (a few at a
 // time: `parallelism`); obey each
@@ -107,13 +108,12 @@ export class MaintenanceRunner {
    * the API server's audit log and under their RBAC — while checkpoints and budgets stay Berth's.
    */
   async start(node: string, options: MaintenanceOptions, actor: Actor, as: ClusterConnection): Promise<MaintenanceRun> {
-    for (const id of this.running.keys()) {
-      const run = await this.deps.store.maintenance.getRun(id);
-      if (run?.node === node) throw new MaintenanceConflictError(node, id);
-    }
     const preview = await this.deps.preview(node);
     if (!preview) throw new NodeNotFoundError(node);
-    const run = await this.deps.store.maintenance.startRun({ node, actor, options, startedAt: this.now() });
+    // The store decides, so that a run another replica started counts as much as one of ours.
+    const run = await this.deps.store.maintenance.startRun({ node, actor, options, startedAt: this.now() }).catch((error: unknown) => {
+      throw error instanceof MaintenanceAlreadyRunningError ? new MaintenanceConflictError(node, error.runId) : error;
+    });
     const entry: RunInProgress = { abort: new AbortController(), nodes: nodeResources(as) };
     this.running.set(run.id, entry);
     entry.done = this.execute(run, preview, entry.abort.signal).finally(() => this.running.delete(run.id));

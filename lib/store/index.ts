@@ -6,3 +6,4 @@ export { MigrationError, type MigrationReport } from "./migrator.ts";
 export { InvalidCursorError } from "./cursor.ts";
 export { SandboxNameTakenError, SandboxNotFoundError, type NewSandbox } from "./sandbox-repository.ts";
 export type { StoredGatewaySetting, GatewaySettingKey } from "./settings-repository.ts";
+export { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";

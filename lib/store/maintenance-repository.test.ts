@@ -2,22 +2,32 @@ import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceOptions, MaintenanceProgress } from "../domain/maintenance.ts";
 import type { Store } from "./open-store.ts";
-import { openTestStore, testStoreKind } from "./test-databases.ts";
+import { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";
+import { openTestStore, testStoreKind, type TestStore } from "./test-databases.ts";
 import { uniqueName } from "./test-fixtures.ts";
 
 // One store per file: runs of other tests share it, so each test drains a node of its own and
 // looks for its own runs by id in the store-wide lists.
+let database: TestStore;
 let store: Store;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ store, cleanup } = await openTestStore()));
-afterAll(() => cleanup());
+beforeAll(async () => {
+  database = await openTestStore();
+  store = database.store;
+});
+afterAll(() => database.cleanup());
 
 const startedAt = new Date("2026-11-30T10:00:00.000Z");
 const after = (ms: number) => new Date(startedAt.getTime() + ms);
 const options: MaintenanceOptions = { parallelism: 2, evictionTimeoutSeconds: 120, replacementTimeoutSeconds: 600 };
 
-function aRun(overrides: { node?: string; startedAt?: Date } = {}) {
-  return store.maintenance.startRun({ node: uniqueName("worker"), actor: anActor("alice@example.com"), options, startedAt, ...overrides });
+function aRun(overrides: { node?: string; startedAt?: Date } = {}, on: Store = store) {
+  return on.maintenance.startRun({ node: uniqueName("worker"), actor: anActor("alice@example.com"), options, startedAt, ...overrides });
+}
+
+/** A run on the node that has ended: a node has one Running run at most. */
+async function aFinishedRun(overrides: { node: string; startedAt: Date }) {
+  const run = await aRun(overrides);
+  return store.maintenance.finishRun(run.id, "Succeeded", "done", after(1));
 }
 
 const halfWay: MaintenanceProgress = {
@@ -78,12 +88,38 @@ describe(`maintenance runs (${testStoreKind})`, () => {
   });
 });
 
+describe(`one run at a time on a node (${testStoreKind})`, () => {
+  it("refuses a second run on a node while one is Running, naming it", async () => {
+    const node = uniqueName("worker");
+    const first = await aRun({ node });
+    await expect(aRun({ node })).rejects.toThrow(new MaintenanceAlreadyRunningError(node, first.id));
+  });
+
+  it("starts exactly one of several runs asked for at once on one node, whichever replica asks", async () => {
+    const node = uniqueName("worker");
+    const replicas = database.openReplica ? [store, await database.openReplica(), await database.openReplica()] : [store, store, store];
+    const outcomes = await Promise.allSettled(replicas.map((replica) => aRun({ node }, replica)));
+    const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value.id] : []));
+    const refused = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as Error] : []));
+    expect({ started: started.length, refused: refused.map((error) => error.message) }).toEqual({
+      started: 1,
+      refused: [`A maintenance run on node ${node} is already running (${started[0]})`, `A maintenance run on node ${node} is already running (${started[0]})`],
+    });
+  });
+
+  it("starts a run on a node whose last run has ended", async () => {
+    const node = uniqueName("worker");
+    await aFinishedRun({ node, startedAt });
+    expect((await aRun({ node })).state).toBe("Running");
+  });
+});
+
 describe(`a node's maintenance history (${testStoreKind})`, () => {
   it("lists that node's runs newest first, and no other node's", async () => {
     const node = uniqueName("worker");
-    const first = await aRun({ node, startedAt });
-    const third = await aRun({ node, startedAt: after(120_000) });
-    const second = await aRun({ node, startedAt: after(60_000) });
+    const first = await aFinishedRun({ node, startedAt });
+    const third = await aFinishedRun({ node, startedAt: after(120_000) });
+    const second = await aFinishedRun({ node, startedAt: after(60_000) });
     await aRun({ startedAt: after(30_000) });
     const listed = await store.maintenance.listRunsForNode(node);
     expect(listed.map((run) => run.id)).toEqual([third.id, second.id, first.id]);
@@ -91,9 +127,9 @@ describe(`a node's maintenance history (${testStoreKind})`, () => {
 
   it("stops at the limit, keeping the newest", async () => {
     const node = uniqueName("worker");
-    await aRun({ node, startedAt });
-    const newer = await aRun({ node, startedAt: after(60_000) });
-    const newest = await aRun({ node, startedAt: after(120_000) });
+    await aFinishedRun({ node, startedAt });
+    const newer = await aFinishedRun({ node, startedAt: after(60_000) });
+    const newest = await aFinishedRun({ node, startedAt: after(120_000) });
     expect((await store.maintenance.listRunsForNode(node, 2)).map((run) => run.id)).toEqual([newest.id, newer.id]);
   });
 

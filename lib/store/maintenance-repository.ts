@@ -6,11 +6,31 @@ type RunRow = Prisma.MaintenanceRunGetPayload<object>;
 
 const toRun = (row: RunRow): MaintenanceRun => maintenanceRunSchema.parse(row);
 
+/** Serializes starts of runs on one node (with the node's name hashed in), across every process on the database. */
+const START_LOCK_KEY = 72_417_002;
+
+export class MaintenanceAlreadyRunningError extends Error {
+  constructor(
+    readonly node: string,
+    readonly runId: string,
+  ) {
+    super(`A maintenance run on node ${node} is already running (${runId})`);
+    this.name = "MaintenanceAlreadyRunningError";
+  }
+}
+
 export function maintenanceRepository(db: Db) {
   return {
+    /** Starts a run, unless one is Running on the node already (whichever replica started it): MaintenanceAlreadyRunningError then. */
     async startRun(run: { node: string; actor: Actor; options: MaintenanceOptions; startedAt: Date }): Promise<MaintenanceRun> {
       const { actor, ...rest } = run;
-      return toRun(await db.maintenanceRun.create({ data: { ...rest, actor: actor.username, actorGroups: actor.groups, options: toJson(run.options) } }));
+      const row = await db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${START_LOCK_KEY}::int, hashtext(${run.node}))`;
+        const running = await tx.maintenanceRun.findFirst({ where: { node: run.node, state: "Running" }, select: { id: true } });
+        if (running) throw new MaintenanceAlreadyRunningError(run.node, running.id);
+        return tx.maintenanceRun.create({ data: { ...rest, actor: actor.username, actorGroups: actor.groups, options: toJson(run.options) } });
+      });
+      return toRun(row);
     },
 
     /** Saved after every step: what a restart reads to say where the run stopped. */
