@@ -118,7 +118,7 @@ describe.runIf(testStoreKind === "postgresql")("the timeline feed across replica
   it("catches up after its listening connection is cut", async () => {
     const other = await database.openReplica!();
     const { ids } = await startFeed();
-    const listening = () => backendsOf("berth timeline listener");
+    const listening = () => backendsOf("berth store listener");
     await eventually(async () => expect(await listening()).not.toEqual([]));
     await terminate(await listening());
     const stored = await append("while the listener was down", other);

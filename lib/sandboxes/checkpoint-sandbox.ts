@@ -34,7 +34,7 @@ const graceSecondsOf = (policy: Policy) => policy.checkpointGracePeriodSeconds ?
 
 export async function checkpointSandbox(deps: ActionDeps, id: string, trigger: Checkpoint["trigger"], actor: Actor): Promise<Checkpoint> {
   const record = await liveRecord(deps, id);
-  if (deps.checkpointing?.has(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is already checkpointing: wait for that checkpoint to end.`);
+  if (await deps.checkpointing?.anywhere(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is already checkpointing: wait for that checkpoint to end.`);
   const pod = await deps.resources.readPod(record.namespace, record.name);
   if (!pod || pod.status?.phase !== "Running" || pod.metadata?.deletionTimestamp) {
     throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} has no running pod to checkpoint (${pod ? `pod is ${pod.metadata?.deletionTimestamp ? "terminating" : pod.status?.phase}` : "no pod"}): start it or wait until it is Ready.`);

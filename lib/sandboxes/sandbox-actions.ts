@@ -15,8 +15,8 @@ import { untracked, type OperationsInFlight } from "./operations-in-flight.ts";
 
 export interface ActionDeps extends CreateSandboxDeps {
   connection: ClusterConnection;
-  /** This process's running checkpoints: while one runs, exec is refused. */
-  checkpointing?: Pick<OperationsInFlight, "run" | "has">;
+  /** Running checkpoints, in any replica: while one runs, exec is refused. */
+  checkpointing?: Pick<OperationsInFlight, "run" | "anywhere">;
 }
 
 export async function liveRecord(deps: ActionDeps, id: string): Promise<SandboxRecord> {
@@ -70,7 +70,7 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: Actor): Pr
 /** Runs a command in the agent container; refused while the sandbox has no running pod. */
 export async function execInSandbox(deps: ActionDeps, id: string, command: string[], timeoutSeconds: number, actor: Actor): Promise<ExecResult> {
   const record = await liveRecord(deps, id);
-  if (deps.checkpointing?.has(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is checkpointing: new exec sessions are refused until the checkpoint ends. Try again in a moment.`);
+  if (await deps.checkpointing?.anywhere(id)) throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} is checkpointing: new exec sessions are refused until the checkpoint ends. Try again in a moment.`);
   const pod = await deps.resources.readPod(record.namespace, record.name);
   if (!pod || pod.status?.phase !== "Running" || pod.metadata?.deletionTimestamp) {
     throw new SandboxStateError(`Sandbox ${record.namespace}/${record.name} has no running pod (${pod ? `pod is ${pod.metadata?.deletionTimestamp ? "terminating" : pod.status?.phase}` : "no pod"}): start it or wait until it is Ready.`);

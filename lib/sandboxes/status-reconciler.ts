@@ -147,7 +147,6 @@ export class StatusReconciler {
     this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
     this.stopHearingSettled = this.options.inFlight.onSettled((id) => this.enqueue(id));
     this.stopHearingCheckpoints = this.options.checkpointing?.onChange((id) => this.enqueue(id));
-    await this.closeInterruptedCheckpoints();
     await this.options.live.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
@@ -165,6 +164,7 @@ export class StatusReconciler {
 
   /** Every live record, and every Sandbox in the cluster (those without a record are found). */
   async resyncAll(): Promise<void> {
+    await this.closeInterruptedCheckpoints();
     for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
     for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
   }
@@ -272,7 +272,7 @@ export class StatusReconciler {
     const record = await this.options.store.sandboxes.getSandbox(id);
     if (record) this.options.live.put(record);
     else this.options.live.remove(id);
-    if (!record || this.options.inFlight.has(id)) return;
+    if (!record || (await this.options.inFlight.anywhere(id))) return;
     if (record.deletedAt) {
       await this.removeLateSandbox(record);
       return;
@@ -296,7 +296,7 @@ export class StatusReconciler {
       node: observed.node ?? null,
     });
     const derived = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
-    const next = this.options.checkpointing?.has(id) ? checkpointing(derived) : derived;
+    const next = (await this.options.checkpointing?.anywhere(id)) ? checkpointing(derived) : derived;
     if (detailsChanged(record, next) || changed(record, next)) {
       const saved = await this.options.store.sandboxes.saveStatus(id, next);
       this.options.live.put(saved);
@@ -314,9 +314,13 @@ export class StatusReconciler {
     await recoverFailedPod({ resources: this.resources, store: this.options.store, now: () => this.now() }, record, next, pod);
   }
 
-  /** Checkpoints a stopped console left Running cannot be running now: close them, saying so. */
+  /**
+   * Checkpoints left Running that no replica runs (the one that ran them stopped): close them,
+   * saying so. At start, and at each resync, since a replica can stop at any time.
+   */
   private async closeInterruptedCheckpoints(): Promise<void> {
-    for (const checkpoint of await this.options.store.checkpoints.failInterrupted(this.now())) {
+    const stillRunning = (await this.options.checkpointing?.runningAnywhere()) ?? new Set<string>();
+    for (const checkpoint of await this.options.store.checkpoints.failInterrupted(this.now(), stillRunning)) {
       await recordTimelineEvent(this.options.store.timeline, {
         sandboxId: checkpoint.sandboxId,
         type: "Checkpoint",

@@ -11,16 +11,19 @@ import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startIdentity, type IdentityRuntime } from "./identity.ts";
 import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 import { RateLimits } from "./rate-limits.ts";
+import { replicaName } from "./replica-name.ts";
 
 export interface Runtime {
   config: ServerConfig;
+  /** This process among Berth's replicas: its host (pod) name and a suffix of this start's own. */
+  replica: string;
   store: Store;
   cluster: RuntimeCluster;
   /** Who is asking and what Kubernetes lets them do: sign-in, sessions, cached access reviews. */
   identity: IdentityRuntime;
-  /** Creates and deletes running in this process; the reconciler leaves them alone. */
+  /** Creates and deletes running in any replica; the reconciler leaves them alone. */
   inFlight: OperationsInFlight;
-  /** Checkpoints running in this process; the sandbox shows Checkpointing and refuses exec. */
+  /** Checkpoints running in any replica; the sandbox shows Checkpointing and refuses exec. */
   checkpointing: OperationsInFlight;
   /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
   live: LiveSandboxes;
@@ -47,6 +50,7 @@ export class BuildTimeAccessError extends Error {
 
 async function start(): Promise<Runtime> {
   const began = performance.now();
+  const replica = replicaName();
   const config = loadServerConfigFromProcess();
   const store = await openStore(config.store);
   let cluster: RuntimeCluster;
@@ -74,12 +78,14 @@ async function start(): Promise<Runtime> {
     await Promise.allSettled([cluster.stop(), store.close()]);
     throw error;
   }
-  const inFlight = new OperationsInFlight();
+  // Registered in the store, so that every replica sees what this one is doing.
+  const shared = { replica, operations: store.operations, onError: (error: unknown) => console.warn(`berth: operations in flight: ${(error as Error)?.message ?? String(error)}`) };
+  const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
   const live = new LiveSandboxes();
-  const checkpointing = new OperationsInFlight();
+  const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
   const rateLimits = new RateLimits(config.limits);
-  const runtime = { config, store, cluster, identity, inFlight, checkpointing, live, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));
   process.once("SIGTERM", exit);
   process.once("SIGINT", exit);

@@ -30,11 +30,12 @@ export function checkpointRepository(db: Db) {
     },
 
     /**
-     * Checkpoints left Running by a console that stopped mid-way: none can still be running, so
-     * each is closed as Failed, saying so. Returns them, for the timeline.
+     * Checkpoints left Running by a console that stopped mid-way — every Running one but those
+     * of the sandboxes a replica is still checkpointing — are closed as Failed, saying so.
+     * Returns them, for the timeline.
      */
-    async failInterrupted(finishedAt: Date): Promise<Checkpoint[]> {
-      const running = await db.checkpoint.findMany({ where: { result: "Running" } });
+    async failInterrupted(finishedAt: Date, stillRunningOn: ReadonlySet<string> = new Set()): Promise<Checkpoint[]> {
+      const running = (await db.checkpoint.findMany({ where: { result: "Running" } })).filter((row) => !stillRunningOn.has(row.sandboxId));
       const closed: Checkpoint[] = [];
       for (const row of running) {
         const updated = await db.checkpoint.update({

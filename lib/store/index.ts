@@ -7,3 +7,4 @@ export { InvalidCursorError } from "./cursor.ts";
 export { SandboxNameTakenError, SandboxNotFoundError, type NewSandbox } from "./sandbox-repository.ts";
 export type { StoredGatewaySetting, GatewaySettingKey } from "./settings-repository.ts";
 export { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";
+export { OperationInFlightError, type OperationKind, type OperationRepository, type RunningOperation } from "./operation-repository.ts";

@@ -7,6 +7,7 @@ import pg from "pg";
 import { auditRepository } from "./audit-repository.ts";
 import { checkpointRepository } from "./checkpoint-repository.ts";
 import { maintenanceRepository } from "./maintenance-repository.ts";
+import { operationRepository } from "./operation-repository.ts";
 import { lockDataDir, type DataDirLock } from "../platform/data-dir-lock.ts";
 import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport } from "./migrator.ts";
 import { createPrismaClient, type Db } from "./prisma-client.ts";
@@ -14,7 +15,7 @@ import { sandboxRepository } from "./sandbox-repository.ts";
 import { settingsRepository } from "./settings-repository.ts";
 import { makeTreePrivate, privateDirectory } from "./private-files.ts";
 import { pgliteSession, pgSession } from "./sql-session.ts";
-import { inProcessTimelineAppends, postgresTimelineAppends, type TimelineAppends } from "./timeline-appends.ts";
+import { inProcessNotifications, postgresNotifications, type StoreNotifications } from "./store-notifications.ts";
 import { timelineRepository } from "./timeline-repository.ts";
 
 export type StoreLocation =
@@ -32,19 +33,22 @@ export interface Store {
   readonly settings: ReturnType<typeof settingsRepository>;
   readonly audit: ReturnType<typeof auditRepository>;
   readonly maintenance: ReturnType<typeof maintenanceRepository>;
+  /** Creates, deletes and checkpoints running in any replica. */
+  readonly operations: ReturnType<typeof operationRepository>;
   /** Answers a trivial query; throws if the database cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-function repositories(db: Db, appends: TimelineAppends) {
+function repositories(db: Db, notifications: StoreNotifications) {
   return {
     sandboxes: sandboxRepository(db),
-    timeline: timelineRepository(db, appends),
+    timeline: timelineRepository(db, notifications),
     checkpoints: checkpointRepository(db),
     settings: settingsRepository(db),
     audit: auditRepository(db),
     maintenance: maintenanceRepository(db),
+    operations: operationRepository(db, notifications),
     async ping() {
       await db.$queryRaw`SELECT 1`;
     },
@@ -72,13 +76,13 @@ async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<type
     const report = await migrate(pgliteSession(pglite), migrations);
     const db = createPrismaClient(new PrismaPGlite(pglite));
     const opened = pglite;
-    const appends = inProcessTimelineAppends();
+    const notifications = inProcessNotifications();
     return {
       kind: "pglite",
       migrations: report,
-      ...repositories(db, appends),
+      ...repositories(db, notifications),
       async close() {
-        await appends.close();
+        await notifications.close();
         await db.$disconnect();
         await opened.close();
         makeTreePrivate(pgdata);
@@ -110,15 +114,15 @@ async function openPostgres(databaseUrl: string, migrations: Awaited<ReturnType<
     await client.end();
   }
   const db = createPrismaClient(new PrismaPg({ connectionString: databaseUrl }));
-  const appends = postgresTimelineAppends(databaseUrl, {
-    onError: (error) => console.warn(`berth: listening for timeline appends: ${error.message} (connecting again)`),
+  const notifications = postgresNotifications(databaseUrl, {
+    onError: (error) => console.warn(`berth: listening for changes in the store: ${error.message} (connecting again)`),
   });
   return {
     kind: "postgresql",
     migrations: report,
-    ...repositories(db, appends),
+    ...repositories(db, notifications),
     async close() {
-      await appends.close();
+      await notifications.close();
       await db.$disconnect();
     },
   };

@@ -1,6 +1,6 @@
 import { newTimelineEventSchema, timelineEventSchema, type NewTimelineEvent, type TimelineEvent } from "../domain/timeline.ts";
 import { type Db, toJson, Prisma } from "./prisma-client.ts";
-import { TIMELINE_APPENDED_CHANNEL, type AppendedListener, type TimelineAppends } from "./timeline-appends.ts";
+import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
 
 // Readers resume from "the last id I saw" (SSE Last-Event-ID). That is only safe if ids become
 // visible in increasing order; a sequence alone does not promise it with concurrent writers
@@ -17,7 +17,7 @@ function toEvent(row: TimelineRow): TimelineEvent {
 
 const afterId = (id: string | undefined) => (id === undefined ? undefined : { gt: BigInt(id) });
 
-export function timelineRepository(db: Db, appends: TimelineAppends) {
+export function timelineRepository(db: Db, notifications: StoreNotifications) {
   return {
     async appendEvent(event: NewTimelineEvent): Promise<TimelineEvent> {
       const valid = newTimelineEventSchema.parse(event);
@@ -25,17 +25,17 @@ export function timelineRepository(db: Db, appends: TimelineAppends) {
         await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
         const created = await tx.timelineEvent.create({ data: { ...valid, data: toJson(valid.data) } });
         // Sent at commit, in commit order, to every process listening (other replicas).
-        await tx.$queryRaw`SELECT 1 FROM pg_notify(${TIMELINE_APPENDED_CHANNEL}, ${created.id.toString()})`;
+        await tx.$queryRaw`SELECT 1 FROM pg_notify(${STORE_CHANNELS.timelineAppended}, ${created.id.toString()})`;
         return created;
       });
       const stored = toEvent(row);
-      appends.committed(stored.id);
+      notifications.committed("timelineAppended", stored.id);
       return stored;
     },
 
     /** Told of each append, this process's and (with PostgreSQL) every other's: an id, or null for "look". */
-    onAppended(listener: AppendedListener): () => void {
-      return appends.subscribe(listener);
+    onAppended(listener: NotifiedListener): () => void {
+      return notifications.subscribe("timelineAppended", listener);
     },
 
     /** A sandbox's timeline, oldest first, optionally after a given event id. */

@@ -1,5 +1,6 @@
 // Test support: a store, the lifecycle service and a running reconciler — what a Berth server
 // process has, without the HTTP in front — on the embedded cluster or any cluster it can reach.
+import { randomBytes } from "node:crypto";
 import { anActor } from "../../domain/test-fixtures.ts";
 import { gatewayDefaultsSchema } from "../../domain/gateway-defaults.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
@@ -50,9 +51,11 @@ export async function startReconciledWorld(options: SimulatedClusterOptions = {}
 
 export async function startWorld(connection: ClusterConnection, openStore: StoreOpener = openTestStore): Promise<World> {
   const { store, cleanup } = await openStore();
-  const inFlight = new OperationsInFlight();
+  // Registered in the store, as a server's are, so that what every replica would see is tested.
+  const shared = { replica: `test-${randomBytes(3).toString("hex")}`, operations: store.operations };
+  const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
   const live = new LiveSandboxes();
-  const checkpointing = new OperationsInFlight();
+  const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
   const defaults = gatewayDefaultsSchema.parse({});
   const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live, checkpointing };
   const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, checkpointing, workspaceMountPath: defaults.workspaceMountPath });
