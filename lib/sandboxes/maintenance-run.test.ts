@@ -6,6 +6,7 @@ import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { MaintenanceConflictError, MaintenanceRunner } from "./maintenance-run.ts";
+import { OperationsInFlight } from "./operations-in-flight.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 
 // Planned maintenance of a node against the embedded cluster (portable storage, two workers):
@@ -163,12 +164,22 @@ describe("a cancelled run", () => {
   });
 });
 
-describe("a second run on a node that has one running", () => {
+describe("a run in flight, seen from another replica", () => {
   let maintained: Maintained;
   let first: MaintenanceRun;
+  let otherReplica: MaintenanceRunner;
   beforeAll(async () => {
     maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 } } });
-    first = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
+    const { world } = maintained;
+    const replica = (name: string) => new MaintenanceRunner({
+      ...world.deps,
+      maintenanceRuns: new OperationsInFlight({ kind: "maintenance", replica: name, operations: world.deps.store.operations }),
+      preview: (node) => world.reconciler.maintenancePreview(node),
+      retryMs: 50,
+    });
+    maintained.runner = replica("replica-a");
+    otherReplica = replica("replica-b");
+    first = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), world.deps.connection);
   }, 60_000);
   afterAll(async () => {
     maintained?.runner.cancel(first.id);
@@ -176,9 +187,12 @@ describe("a second run on a node that has one running", () => {
     await maintained?.world.stop();
   });
 
-  it("is refused, naming the running one, when another console (replica) is asked", async () => {
-    const { world } = maintained;
-    const otherReplica = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 50 });
-    await expect(otherReplica.start("worker-1", OPTIONS, anActor("ops"), world.deps.connection)).rejects.toThrow(new MaintenanceConflictError("worker-1", first.id));
+  it("refuses a second run on its node, naming the running one", async () => {
+    await expect(otherReplica.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection)).rejects.toThrow(new MaintenanceConflictError("worker-1", first.id));
+  });
+
+  it("is not closed as one a stopped console left behind when another replica starts", async () => {
+    const closed = await otherReplica.closeInterrupted();
+    expect({ closed: closed.map((run) => run.id), state: (await maintained.world.deps.store.maintenance.getRun(first.id))?.state }).toEqual({ closed: [], state: "Running" });
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Actor } from "../domain/audit.ts";
 import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
 import { checkpointFailurePolicySchema, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../domain/disruption-policy.ts";
@@ -11,6 +12,7 @@ import { checkpointSandbox } from "./checkpoint-sandbox.ts";
 import { NodeNotFoundError, SandboxStateError } from "./lifecycle-errors.ts";
 import type { ActionDeps } from "./sandbox-actions.ts";
 import { MaintenanceAlreadyRunningError } from "../store/index.ts";
+import { untracked, type OperationsInFlight } from "./operations-in-flight.ts";
 
 // Planned maintenance of a node: cordon; checkpoint its sandboxes and then move them (a few at a
 // time: `parallelism`); obey each
@@ -30,6 +32,11 @@ interface RunInProgress {
 }
 
 export interface MaintenanceDeps extends ActionDeps {
+  /**
+   * Runs in flight, in any replica: a run is registered before it is stored, so that no replica
+   * takes a run another is running for one a stopped console left behind.
+   */
+  maintenanceRuns?: Pick<OperationsInFlight, "run" | "anywhere">;
   /** What draining the node would do to each pod on it; null for an unknown node. */
   preview: (node: string) => Promise<MaintenancePreview | null>;
   /** Between evictions a budget refused, and between looks at a replacement. */
@@ -87,7 +94,7 @@ export class MaintenanceRunner {
   async closeInterrupted(): Promise<MaintenanceRun[]> {
     const closed: MaintenanceRun[] = [];
     for (const run of await this.deps.store.maintenance.listRunning()) {
-      if (this.running.has(run.id)) continue;
+      if (this.running.has(run.id) || (await this.deps.maintenanceRuns?.anywhere(run.id))) continue;
       const restored: string[] = [];
       for (const budget of run.relaxedBudgets) {
         await this.deps.resources.setBudgetMinAvailable(budget.namespace, budget.name, 1).catch(() => {});
@@ -110,14 +117,26 @@ export class MaintenanceRunner {
   async start(node: string, options: MaintenanceOptions, actor: Actor, as: ClusterConnection): Promise<MaintenanceRun> {
     const preview = await this.deps.preview(node);
     if (!preview) throw new NodeNotFoundError(node);
-    // The store decides, so that a run another replica started counts as much as one of ours.
-    const run = await this.deps.store.maintenance.startRun({ node, actor, options, startedAt: this.now() }).catch((error: unknown) => {
-      throw error instanceof MaintenanceAlreadyRunningError ? new MaintenanceConflictError(node, error.runId) : error;
-    });
+    const id = randomUUID();
     const entry: RunInProgress = { abort: new AbortController(), nodes: nodeResources(as) };
-    this.running.set(run.id, entry);
-    entry.done = this.execute(run, preview, entry.abort.signal).finally(() => this.running.delete(run.id));
-    return run;
+    let stored: (run: MaintenanceRun) => void = () => {};
+    const started = new Promise<MaintenanceRun>((resolve, reject) => {
+      stored = resolve;
+      this.running.set(id, entry);
+      // Registered for every replica to see for as long as it runs, from before it is stored.
+      entry.done = (this.deps.maintenanceRuns ?? untracked)
+        .run(id, async () => {
+          // The store decides, so that a run another replica started counts as much as one of ours.
+          const run = await this.deps.store.maintenance.startRun({ id, node, actor, options, startedAt: this.now() }).catch((error: unknown) => {
+            throw error instanceof MaintenanceAlreadyRunningError ? new MaintenanceConflictError(node, error.runId) : error;
+          });
+          stored(run);
+          return this.execute(run, preview, entry.abort.signal);
+        })
+        .finally(() => this.running.delete(id));
+      entry.done.catch(reject);
+    });
+    return started;
   }
 
   /** Asks a running run to stop after its current step; false when no such run is running here. */

@@ -12,9 +12,11 @@ import { watchScope } from "./managed-namespaces.ts";
 // Starts the status reconciler — and the maintenance runner, which reads what it watches — once
 // per server process, in the background: a slow or unreachable cluster must not hold up the
 // console, and a cluster without the agent-sandbox CRDs gets them as soon as they are served.
-// Maintenance runs a stopped console left behind are closed (their budgets restored) at start.
+// Maintenance runs a stopped console left behind (no replica runs them) are closed, their
+// budgets restored, at start and every minute after: a replica can stop at any time.
 
 const RETRY_MS = 30_000;
+const CLOSE_INTERRUPTED_EVERY_MS = 60_000;
 
 export interface RunningReconciler {
   /** The reconciler once its watches have synced; null before (or with no cluster to watch). */
@@ -24,11 +26,18 @@ export interface RunningReconciler {
   stop(): void;
 }
 
-export function startReconciler(config: ServerConfig, store: Store, cluster: RuntimeCluster, shared: { inFlight: OperationsInFlight; live: LiveSandboxes; checkpointing: OperationsInFlight }): RunningReconciler {
+export function startReconciler(
+  config: ServerConfig,
+  store: Store,
+  cluster: RuntimeCluster,
+  shared: { inFlight: OperationsInFlight; live: LiveSandboxes; checkpointing: OperationsInFlight },
+  maintenanceRuns: OperationsInFlight,
+): RunningReconciler {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
   let maintenance: MaintenanceRunner | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let closing: NodeJS.Timeout | undefined;
   const attempt = async () => {
     const discovery = await discoverSandboxApi(cluster.connection);
     if (stopped) return;
@@ -56,9 +65,15 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
       sandboxApiVersion: discovery.version,
       defaults: config.gateway,
       ...shared,
+      maintenanceRuns,
       preview: (node) => started.maintenancePreview(node),
     });
-    await maintenance.closeInterrupted();
+    const runner = maintenance;
+    const closeInterrupted = () => runner.closeInterrupted().catch((error: unknown) => console.warn(`berth: closing interrupted maintenance runs: ${(error as Error)?.message ?? String(error)}`));
+    await closeInterrupted();
+    if (stopped) return;
+    closing = setInterval(() => void closeInterrupted(), CLOSE_INTERRUPTED_EVERY_MS);
+    closing.unref?.();
   };
   void attempt().catch((error: unknown) => console.error("berth: the status reconciler could not start", error));
   return {
@@ -67,6 +82,7 @@ export function startReconciler(config: ServerConfig, store: Store, cluster: Run
     stop() {
       stopped = true;
       clearTimeout(retry);
+      clearInterval(closing);
       reconciler?.stop();
     },
   };

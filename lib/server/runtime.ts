@@ -83,7 +83,8 @@ async function start(): Promise<Runtime> {
   const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
-  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing });
+  const maintenanceRuns = new OperationsInFlight({ ...shared, kind: "maintenance" });
+  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, maintenanceRuns);
   const rateLimits = new RateLimits(config.limits);
   const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));

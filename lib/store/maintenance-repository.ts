@@ -22,7 +22,7 @@ export class MaintenanceAlreadyRunningError extends Error {
 export function maintenanceRepository(db: Db) {
   return {
     /** Starts a run, unless one is Running on the node already (whichever replica started it): MaintenanceAlreadyRunningError then. */
-    async startRun(run: { node: string; actor: Actor; options: MaintenanceOptions; startedAt: Date }): Promise<MaintenanceRun> {
+    async startRun(run: { id?: string; node: string; actor: Actor; options: MaintenanceOptions; startedAt: Date }): Promise<MaintenanceRun> {
       const { actor, ...rest } = run;
       const row = await db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${START_LOCK_KEY}::int, hashtext(${run.node}))`;
