@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { resolveAuth } from "../../lib/config/auth-config.ts";
 import { loadServerConfig } from "../../lib/config/server-config.ts";
-import { BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES } from "../../lib/domain/berth-roles.ts";
+import { BERTH_LEADER_ELECTION_RULES, BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES } from "../../lib/domain/berth-roles.ts";
 import { gatewayDefaultsSchema } from "../../lib/domain/gateway-defaults.ts";
 import { berthLabelKeys } from "../../lib/domain/labels.ts";
 import { berthResourceDefinitions } from "../../lib/render/berth-resource-definitions.ts";
@@ -165,6 +165,15 @@ describe("the berth chart", () => {
   it("gives Berth's service account exactly the rules Berth's code says it needs", () => {
     const role = manifests(template()).find((one) => one.kind === "ClusterRole" && one.metadata.name === "berth")!;
     expect(role.rules).toEqual(BERTH_SERVICE_ACCOUNT_RULES);
+  });
+
+  it("lets Berth's replicas elect their writer on a Lease in the release's namespace, with PostgreSQL only", () => {
+    const roles = (rendered: string) => manifests(rendered).filter((one) => one.kind === "Role").map((role) => ({ name: role.metadata.name, namespace: role.metadata.namespace, rules: role.rules }));
+    const postgresql = ["store.kind=postgresql", "store.postgresql.existingSecret=berth-db", "replicaCount=2"];
+    expect({ embedded: roles(template()), postgresql: roles(template([...REQUIRED, ...postgresql])) }).toEqual({
+      embedded: [],
+      postgresql: [{ name: "berth-leader-election", namespace: "berth-system", rules: BERTH_LEADER_ELECTION_RULES }],
+    });
   });
 
   it("ships the roles people are bound to, as Berth's code names them", () => {

@@ -6,6 +6,7 @@ export {
   type ClusterMode,
   type ConfigInputs,
   type ConfigSource,
+  type LeaderElectionConfig,
   type ServerConfig,
 } from "./server-config.ts";
 export { GATEWAY_KEYS, environmentVariableFor, helmValueFor, type GatewayKey } from "./gateway-keys.ts";

@@ -195,6 +195,36 @@ describe("the store location", () => {
   });
 });
 
+describe("leader election", () => {
+  const postgres = { DATABASE_URL: "postgresql://berth:secret@db:5432/berth" };
+
+  it("is not needed with the embedded store, which one process alone opens", () => {
+    expect(loadServerConfig(inputs()).leaderElection).toBeNull();
+  });
+
+  it("is on a Lease named berth-leader in the pod's own namespace with PostgreSQL", () => {
+    expect(loadServerConfig(inputs({ ...postgres, POD_NAMESPACE: "berth-system" })).leaderElection).toEqual({ namespace: "berth-system", leaseName: "berth-leader" });
+  });
+
+  it("is in Berth's namespace of the embedded cluster when Berth runs on that", () => {
+    expect(loadServerConfig(inputs(postgres)).leaderElection?.namespace).toBe("berth-system");
+  });
+
+  it("takes the namespace of the pod's service account when POD_NAMESPACE is unset", () => {
+    const config = loadServerConfig(inputs({ ...postgres, ...SIGN_IN, KUBECONFIG: "/k" }, { "/var/run/secrets/kubernetes.io/serviceaccount/namespace": "platform\n" }));
+    expect(config.leaderElection?.namespace).toBe("platform");
+  });
+
+  it("is where BERTH_LEADER_ELECTION_NAMESPACE and BERTH_LEADER_ELECTION_LEASE say", () => {
+    const config = loadServerConfig(inputs({ ...postgres, POD_NAMESPACE: "berth-system", BERTH_LEADER_ELECTION_NAMESPACE: "ops", BERTH_LEADER_ELECTION_LEASE: "berth-prod" }));
+    expect(config.leaderElection).toEqual({ namespace: "ops", leaseName: "berth-prod" });
+  });
+
+  it("refuses a lease name Kubernetes would, saying what is allowed", () => {
+    expect(partsOf(problemsOf(() => loadServerConfig(inputs({ ...postgres, BERTH_LEADER_ELECTION_LEASE: "Berth_Leader" })))[0])).toMatchObject({ key: "BERTH_LEADER_ELECTION_LEASE", value: '"Berth_Leader"' });
+  });
+});
+
 describe("the cluster mode", () => {
   it("is embedded when no cluster is configured", () => {
     expect(loadServerConfig(inputs()).cluster.mode).toBe("embedded");

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { CLUSTER_MODES, type ClusterMode } from "../domain/cluster-mode.ts";
+import { CLUSTER_MODES, EMBEDDED_BERTH_NAMESPACE, type ClusterMode } from "../domain/cluster-mode.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "../domain/gateway-defaults.ts";
 import { ALLOWED_GATEWAY_VALUES } from "../domain/gateway-settings.ts";
 import type { StoreLocation } from "../store/open-store.ts";
@@ -33,7 +33,17 @@ export interface ServerConfig {
   limits: LimitsConfig;
   /** The namespaces Berth manages: it watches, adopts and offers sandboxes there only. */
   namespaces: ManagedNamespaces;
+  /**
+   * The Lease Berth's replicas elect their one writer on; null with the embedded store, which
+   * one process alone may open (it is always the writer).
+   */
+  leaderElection: LeaderElectionConfig | null;
   configFile: string | null;
+}
+
+export interface LeaderElectionConfig {
+  namespace: string;
+  leaseName: string;
 }
 
 /** Namespaces carrying Berth's label (`<labelPrefix>/managed: "true"`), or a fixed list. */
@@ -47,6 +57,7 @@ export class ConfigError extends Error {
 }
 
 const IN_CLUSTER_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+const IN_CLUSTER_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
 export interface ConfigInputs {
   env: Record<string, string | undefined>;
@@ -150,6 +161,26 @@ function resolveNamespaces(env: Record<string, string | undefined>, labelPrefix:
   return { kind: "listed", names };
 }
 
+/**
+ * With PostgreSQL, replicas elect a leader on a Lease: in BERTH_LEADER_ELECTION_NAMESPACE, else
+ * the pod's own namespace (POD_NAMESPACE, or its service account's), else Berth's namespace in
+ * the embedded cluster, else "default".
+ */
+function resolveLeaderElection(inputs: ConfigInputs, store: StoreLocation, cluster: ServerConfig["cluster"], problems: string[]): LeaderElectionConfig | null | undefined {
+  if (store.kind === "pglite") return null;
+  const { env } = inputs;
+  const podNamespace = env.POD_NAMESPACE || (inputs.fileExists(IN_CLUSTER_NAMESPACE) ? inputs.readFile(IN_CLUSTER_NAMESPACE).trim() : "");
+  const fallback = cluster.mode === "embedded" ? EMBEDDED_BERTH_NAMESPACE : "default";
+  const given = { BERTH_LEADER_ELECTION_NAMESPACE: env.BERTH_LEADER_ELECTION_NAMESPACE || podNamespace || fallback, BERTH_LEADER_ELECTION_LEASE: env.BERTH_LEADER_ELECTION_LEASE || "berth-leader" };
+  let valid = true;
+  for (const [variable, value] of Object.entries(given)) {
+    if (NAMESPACE_NAME.test(value) && value.length <= 63) continue;
+    problems.push(`${variable} = ${JSON.stringify(value)}: not a Kubernetes name. Allowed: lower-case letters, digits and '-', at most 63, or unset.`);
+    valid = false;
+  }
+  return valid ? { namespace: given.BERTH_LEADER_ELECTION_NAMESPACE, leaseName: given.BERTH_LEADER_ELECTION_LEASE } : undefined;
+}
+
 /** Reads and validates the whole configuration; throws ConfigError listing every problem at once. */
 export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const problems: string[] = [];
@@ -169,8 +200,9 @@ export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const simulator = resolveSimulator(inputs.env, problems);
   const auth = cluster ? resolveAuth(inputs.env, cluster.mode, problems) : null;
   const namespaces = gateway ? resolveNamespaces(inputs.env, gateway.gateway.labelPrefix, problems) : null;
-  if (problems.length > 0 || !gateway || !limits || !store || !cluster || !simulator || !auth || !namespaces) throw new ConfigError(problems);
-  return { ...gateway, store, dataDir, cluster, simulator, auth, limits, namespaces, configFile };
+  const leaderElection = store && cluster ? resolveLeaderElection(inputs, store, cluster, problems) : undefined;
+  if (problems.length > 0 || !gateway || !limits || !store || !cluster || !simulator || !auth || !namespaces || leaderElection === undefined) throw new ConfigError(problems);
+  return { ...gateway, store, dataDir, cluster, simulator, auth, limits, namespaces, leaderElection, configFile };
 }
 
 /** The configuration of this process, from its real environment and file system. */

@@ -117,3 +117,10 @@ export const BERTH_SERVICE_ACCOUNT_RULES: PolicyRule[] = [
   { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },
   { apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"] },
 ];
+
+/**
+ * What Berth's service account may do in its own namespace when replicas share PostgreSQL: elect
+ * their one writer on a Lease (lib/kube/leader-election.ts). The chart's Role holds exactly these
+ * rules (charts/berth/chart.test.ts checks it).
+ */
+export const BERTH_LEADER_ELECTION_RULES: PolicyRule[] = [{ apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] }];

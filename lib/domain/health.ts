@@ -21,6 +21,8 @@ export const healthSchema = z.object({
     ok: z.boolean(),
     message: z.string(),
   }),
+  /** This replica, and the one that writes (the elected leader) as last seen; null while none is known. */
+  leadership: z.object({ replica: z.string(), leader: z.string().nullable() }),
 });
 export type Health = z.infer<typeof healthSchema>;
 

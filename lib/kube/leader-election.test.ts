@@ -11,6 +11,8 @@ import { LeaderElector, type LeaderElectionOptions } from "./leader-election.ts"
 // replicas would be, with short durations so that expiry happens within a test.
 
 const REAL_CLUSTER = process.env.BERTH_TEST_KUBECONFIG;
+/** Where the Leases go: the chart's namespace when run as its service account. */
+const NAMESPACE = process.env.BERTH_TEST_LEASE_NAMESPACE ?? "default";
 let sim: SimCluster | undefined;
 let connection: ClusterConnection;
 beforeAll(async () => {
@@ -35,7 +37,7 @@ const FAST = { leaseDurationMs: 1_000, renewDeadlineMs: 700, retryPeriodMs: 100 
 const aLease = () => `berth-leader-${randomBytes(3).toString("hex")}`;
 
 function candidate(name: string, identity: string, timings: Partial<LeaderElectionOptions> = FAST): LeaderElector {
-  const elector = new LeaderElector(connection, { namespace: "default", name, identity, ...timings });
+  const elector = new LeaderElector(connection, { namespace: NAMESPACE, name, identity, ...timings });
   elector.start();
   started.push(elector);
   return elector;
@@ -55,7 +57,7 @@ describe("leader election on a Lease", () => {
     const name = aLease();
     const electors = ["replica-a", "replica-b", "replica-c"].map((identity) => candidate(name, identity));
     const leader = await eventually(() => oneLeader(electors));
-    const holder = (await leases().readNamespacedLease({ namespace: "default", name })).spec?.holderIdentity;
+    const holder = (await leases().readNamespacedLease({ namespace: NAMESPACE, name })).spec?.holderIdentity;
     await eventually(() => expect(electors.map((elector) => elector.leadership.holder)).toEqual([holder, holder, holder]));
     expect(leader.leadership.holder).toBe(holder);
   });
@@ -74,7 +76,7 @@ describe("leader election on a Lease", () => {
     const name = aLease();
     const now = new V1MicroTime();
     await leases().createNamespacedLease({
-      namespace: "default",
+      namespace: NAMESPACE,
       body: { metadata: { name }, spec: { holderIdentity: "replica-that-crashed", leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: 4 } },
     });
     const elector = candidate(name, "replica-b");
@@ -120,7 +122,7 @@ describe("leader election on a Lease", () => {
     const name = aLease();
     const elector = candidate(name, "replica-a");
     await eventually(() => oneLeader([elector]));
-    const lease: V1Lease = await leases().readNamespacedLease({ namespace: "default", name });
+    const lease: V1Lease = await leases().readNamespacedLease({ namespace: NAMESPACE, name });
     expect(lease.spec).toMatchObject({ holderIdentity: "replica-a", leaseDurationSeconds: 1, leaseTransitions: 0 });
   });
 });

@@ -6,7 +6,7 @@ import { MAINTENANCE_RUN_OUTCOMES, renderBerthMetrics, type BerthMetricsInput } 
 
 type CheckpointResult = (typeof CHECKPOINT_RESULTS)[number];
 
-const aSnapshot = (overrides: Partial<BerthMetricsInput> = {}): BerthMetricsInput => ({ sandboxes: [], disruptions: [], checkpoints: [], maintenanceRuns: [], ...overrides });
+const aSnapshot = (overrides: Partial<BerthMetricsInput> = {}): BerthMetricsInput => ({ sandboxes: [], disruptions: [], checkpoints: [], maintenanceRuns: [], leadership: { replica: "berth-0/a1b2c3", leader: "berth-0/a1b2c3" }, ...overrides });
 const sandboxesIn = (...phases: SandboxPhase[]) => phases.map((phase) => ({ phase }));
 /** A disruption; give `recoveredAfterMs` for one that recovered. */
 const aDisruption = (reason: DisruptionReason = "PodEvicted", recoveredAfterMs: number | null = null) => ({ reason, durationMs: recoveredAfterMs });
@@ -124,6 +124,16 @@ describe("the checkpoint duration histogram", () => {
   });
 });
 
+describe("the leader", () => {
+  it("is this replica: 1, naming it", () => {
+    expect(valueOf(renderBerthMetrics(aSnapshot({ leadership: { replica: "berth-0/a1", leader: "berth-0/a1" } })), 'berth_leader{leader="berth-0/a1",replica="berth-0/a1"}')).toBe("1");
+  });
+
+  it("is another replica: 0, naming the leader", () => {
+    expect(valueOf(renderBerthMetrics(aSnapshot({ leadership: { replica: "berth-1/b2", leader: "berth-0/a1" } })), 'berth_leader{leader="berth-0/a1",replica="berth-1/b2"}')).toBe("0");
+  });
+});
+
 describe("the whole exposition (golden)", () => {
   it("writes a small snapshot exactly", () => {
     const text = renderBerthMetrics(
@@ -163,6 +173,9 @@ berth_disruptions_total{reason="PodDeleted"} 0
 berth_disruptions_total{reason="PodEvicted"} 1
 berth_disruptions_total{reason="Preempted"} 0
 berth_disruptions_total{reason="ResourcePressure"} 0
+# HELP berth_leader 1 when this replica is the one that writes (the elected leader), else 0; the leader label names the leader as last seen.
+# TYPE berth_leader gauge
+berth_leader{leader="berth-0/a1b2c3",replica="berth-0/a1b2c3"} 1
 # HELP berth_maintenance_runs_total Node maintenance runs (planned drains) that finished, by outcome.
 # TYPE berth_maintenance_runs_total counter
 berth_maintenance_runs_total{outcome="Blocked"} 0

@@ -37,12 +37,14 @@ export const berthMetricsInputSchema = z.object({
   checkpoints: z.array(z.object({ result: checkpointResultSchema, durationMs })),
   /** Every maintenance run that finished, with how it ended. */
   maintenanceRuns: z.array(z.object({ outcome: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, "outcome must be CamelCase, such as Succeeded") })),
+  /** This replica, and the one that writes (the elected leader) as last seen; null while none is known. */
+  leadership: z.object({ replica: z.string(), leader: z.string().nullable() }),
 });
 export type BerthMetricsInput = z.input<typeof berthMetricsInputSchema>;
 
 /** Berth's metric families for this snapshot; the input is checked against `berthMetricsInputSchema`. */
 export function berthMetricFamilies(input: BerthMetricsInput): MetricFamily[] {
-  const { sandboxes, disruptions, checkpoints, maintenanceRuns } = berthMetricsInputSchema.parse(input);
+  const { sandboxes, disruptions, checkpoints, maintenanceRuns, leadership } = berthMetricsInputSchema.parse(input);
   const finished = checkpoints.filter((checkpoint) => checkpoint.result !== "Running");
   return [
     {
@@ -82,6 +84,12 @@ export function berthMetricFamilies(input: BerthMetricsInput): MetricFamily[] {
       name: "berth_maintenance_runs_total",
       help: "Node maintenance runs (planned drains) that finished, by outcome.",
       samples: countBy("outcome", MAINTENANCE_RUN_OUTCOMES, maintenanceRuns.map((run) => run.outcome)),
+    },
+    {
+      type: "gauge",
+      name: "berth_leader",
+      help: "1 when this replica is the one that writes (the elected leader), else 0; the leader label names the leader as last seen.",
+      samples: [{ labels: { replica: leadership.replica, leader: leadership.leader ?? "" }, value: leadership.leader === leadership.replica ? 1 : 0 }],
     },
   ];
 }

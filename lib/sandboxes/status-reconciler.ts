@@ -37,6 +37,10 @@ import type { OperationsInFlight } from "./operations-in-flight.ts";
 // cluster without a record (made outside Berth, or while Berth was down) is recorded as found; a
 // record whose Sandbox is gone (deleted outside Berth) is closed; a record whose create was
 // interrupted (the console stopped half-way) has what that create made removed.
+//
+// Every replica runs one, for its caches and its list of live sandboxes; only the leader writes
+// (`leading`). A follower keeps its list from the store: it reads a record again whenever any
+// replica writes it.
 
 export interface StatusReconcilerOptions {
   connection: ClusterConnection;
@@ -67,6 +71,8 @@ export interface StatusReconcilerOptions {
   /** The gateway's workspace mount path, where the state marker goes for specs that name none. */
   workspaceMountPath?: string;
   resyncMs?: number;
+  /** Whether this replica is the one that writes (the elected leader); always, when absent. */
+  leading?: () => boolean;
   now?: () => Date;
   onError?: (error: unknown) => void;
 }
@@ -92,6 +98,7 @@ export class StatusReconciler {
   private resync: NodeJS.Timeout | undefined;
   private stopHearingSettled: (() => void) | undefined;
   private stopHearingCheckpoints: (() => void) | undefined;
+  private stopHearingRecords: (() => void) | undefined;
   private readonly keys: ReturnType<typeof berthLabelKeys>;
 
   constructor(private readonly options: StatusReconcilerOptions) {
@@ -147,6 +154,12 @@ export class StatusReconciler {
     this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
     this.stopHearingSettled = this.options.inFlight.onSettled((id) => this.enqueue(id));
     this.stopHearingCheckpoints = this.options.checkpointing?.onChange((id) => this.enqueue(id));
+    // The leader's own writes need no second look; another replica's do, on a follower.
+    this.stopHearingRecords = this.options.store.sandboxes.onChanged((id) => {
+      if (this.leading()) return;
+      if (id === null) void this.resyncAll().catch((error: unknown) => this.options.onError?.(error));
+      else this.enqueue(id);
+    });
     await this.options.live.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
@@ -158,13 +171,14 @@ export class StatusReconciler {
     clearInterval(this.resync);
     this.stopHearingSettled?.();
     this.stopHearingCheckpoints?.();
+    this.stopHearingRecords?.();
     for (const cache of this.caches) cache.stop();
     this.managed?.stop();
   }
 
   /** Every live record, and every Sandbox in the cluster (those without a record are found). */
   async resyncAll(): Promise<void> {
-    await this.closeInterruptedCheckpoints();
+    if (this.leading()) await this.closeInterruptedCheckpoints();
     for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
     for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
   }
@@ -267,12 +281,22 @@ export class StatusReconciler {
     return (this.options.now ?? (() => new Date()))();
   }
 
+  private leading(): boolean {
+    return this.options.leading?.() ?? true;
+  }
+
+  /** Called when this replica starts or stops leading: a new leader looks at everything once. */
+  leadershipChanged(): void {
+    if (this.started && this.leading()) void this.resyncAll().catch((error: unknown) => this.options.onError?.(error));
+  }
+
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<void> {
     const record = await this.options.store.sandboxes.getSandbox(id);
     if (record) this.options.live.put(record);
     else this.options.live.remove(id);
-    if (!record || (await this.options.inFlight.anywhere(id))) return;
+    // A follower's part ends here: what follows writes.
+    if (!record || !this.leading() || (await this.options.inFlight.anywhere(id))) return;
     if (record.deletedAt) {
       await this.removeLateSandbox(record);
       return;
@@ -380,6 +404,7 @@ export class StatusReconciler {
 
   /** A Sandbox with no live record: made outside Berth, or while Berth was down. Record it as found. */
   private async discover(key: string): Promise<void> {
+    if (!this.leading()) return;
     const [namespace, name] = key.split("/") as [string, string];
     const sandbox = this.sandboxes.get(namespace, name);
     if (!sandbox || sandbox.metadata?.deletionTimestamp) return;

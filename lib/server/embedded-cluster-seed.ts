@@ -1,5 +1,6 @@
 import type { AuthConfig } from "../config/auth-config.ts";
-import { BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES, type PolicyRule } from "../domain/berth-roles.ts";
+import { BERTH_LEADER_ELECTION_RULES, BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES, type PolicyRule } from "../domain/berth-roles.ts";
+import { EMBEDDED_BERTH_NAMESPACE } from "../domain/cluster-mode.ts";
 import { DEMO_BINDINGS, DEMO_NAMESPACES } from "../identity/demo-people.ts";
 import { accessObjects, group, serviceAccount } from "../kube/access-objects.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
@@ -9,7 +10,7 @@ import type { ClusterConnection } from "../kube/cluster-connection.ts";
 // demo people's namespaces and bindings. Made as the cluster's admin at every start — the way a
 // platform team would install Berth — and put back if someone changed them.
 
-export const BERTH_NAMESPACE = "berth-system";
+export const BERTH_NAMESPACE = EMBEDDED_BERTH_NAMESPACE;
 export const BERTH_SERVICE_ACCOUNT = "berth";
 
 /** The simulator's fault API is a non-resource URL of the embedded API server; only Berth calls it. */
@@ -27,6 +28,9 @@ export async function seedEmbeddedCluster(admin: ClusterConnection, options: See
   await objects.ensureServiceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT);
   await objects.ensureClusterRole("berth", [...BERTH_SERVICE_ACCOUNT_RULES, SIMULATOR_RULE]);
   await objects.ensureClusterRoleBinding("berth", "berth", [serviceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT)]);
+  // Replicas sharing PostgreSQL elect their writer on a Lease in Berth's namespace, as the chart lets them.
+  await objects.ensureClusterRole("berth-leader-election", BERTH_LEADER_ELECTION_RULES);
+  await objects.ensureRoleBinding(BERTH_NAMESPACE, "berth-leader-election", "berth-leader-election", [serviceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT)]);
   // The demo provider's groups reach Kubernetes with Berth's prefix, as any provider's do.
   await seedDemoTenants(admin, { managedLabel: options.managedLabel, groupsPrefix: options.auth.oidc?.groupsPrefix ?? "" });
 }

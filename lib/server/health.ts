@@ -67,5 +67,6 @@ async function probe(runtime: Runtime): Promise<Health> {
       : discovery.message,
   };
   const status = !store.ok ? "failing" : discovery.ok ? "ok" : "degraded";
-  return { status, version: VERSION, startedAt: runtime.startedAt.toISOString(), cluster, store };
+  const leadership = { replica: runtime.replica, leader: runtime.leadership.state().holder };
+  return { status, version: VERSION, startedAt: runtime.startedAt.toISOString(), cluster, store, leadership };
 }

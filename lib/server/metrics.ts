@@ -27,5 +27,6 @@ export async function metricsText(runtime: Runtime): Promise<string> {
     }),
     checkpoints,
     maintenanceRuns,
+    leadership: { replica: runtime.replica, leader: runtime.leadership.state().holder },
   });
 }

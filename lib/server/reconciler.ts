@@ -7,13 +7,15 @@ import { MaintenanceRunner } from "../sandboxes/maintenance-run.ts";
 import { sandboxResources } from "../kube/sandbox-resources.ts";
 import type { Store } from "../store/index.ts";
 import type { RuntimeCluster } from "./cluster.ts";
+import type { Leadership } from "./leadership.ts";
 import { watchScope } from "./managed-namespaces.ts";
 
 // Starts the status reconciler — and the maintenance runner, which reads what it watches — once
 // per server process, in the background: a slow or unreachable cluster must not hold up the
 // console, and a cluster without the agent-sandbox CRDs gets them as soon as they are served.
-// Maintenance runs a stopped console left behind (no replica runs them) are closed, their
-// budgets restored, at start and every minute after: a replica can stop at any time.
+// Every replica runs them, for their caches and reads; only the leader (`leadership`) writes. The
+// leader closes maintenance runs a stopped console left behind (no replica runs them), their
+// budgets restored, when it starts leading and every minute after: a replica can stop at any time.
 
 const RETRY_MS = 30_000;
 const CLOSE_INTERRUPTED_EVERY_MS = 60_000;
@@ -32,12 +34,18 @@ export function startReconciler(
   cluster: RuntimeCluster,
   shared: { inFlight: OperationsInFlight; live: LiveSandboxes; checkpointing: OperationsInFlight },
   maintenanceRuns: OperationsInFlight,
+  leadership: Leadership,
 ): RunningReconciler {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
   let maintenance: MaintenanceRunner | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closing: NodeJS.Timeout | undefined;
+  let stopHearingLeadership = () => {};
+  const closeInterrupted = async () => {
+    if (!maintenance || !leadership.leading()) return;
+    await maintenance.closeInterrupted().catch((error: unknown) => console.warn(`berth: closing interrupted maintenance runs: ${(error as Error)?.message ?? String(error)}`));
+  };
   const attempt = async () => {
     const discovery = await discoverSandboxApi(cluster.connection);
     if (stopped) return;
@@ -54,7 +62,14 @@ export function startReconciler(
       workspaceMountPath: config.gateway.workspaceMountPath,
       namespaces: watchScope(config.namespaces),
       ...shared,
+      leading: () => leadership.leading(),
       onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
+    });
+    const current = reconciler;
+    // Heard from before the start, so that no change of leader falls between.
+    stopHearingLeadership = leadership.onChange(() => {
+      current.leadershipChanged();
+      void closeInterrupted();
     });
     await reconciler.start();
     const started = reconciler;
@@ -68,8 +83,6 @@ export function startReconciler(
       maintenanceRuns,
       preview: (node) => started.maintenancePreview(node),
     });
-    const runner = maintenance;
-    const closeInterrupted = () => runner.closeInterrupted().catch((error: unknown) => console.warn(`berth: closing interrupted maintenance runs: ${(error as Error)?.message ?? String(error)}`));
     await closeInterrupted();
     if (stopped) return;
     closing = setInterval(() => void closeInterrupted(), CLOSE_INTERRUPTED_EVERY_MS);
@@ -83,6 +96,7 @@ export function startReconciler(
       stopped = true;
       clearTimeout(retry);
       clearInterval(closing);
+      stopHearingLeadership();
       reconciler?.stop();
     },
   };

@@ -11,6 +11,7 @@ import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startIdentity, type IdentityRuntime } from "./identity.ts";
 import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 import { RateLimits } from "./rate-limits.ts";
+import { electedLeadership, soleWriter, type Leadership } from "./leadership.ts";
 import { replicaName } from "./replica-name.ts";
 
 export interface Runtime {
@@ -27,6 +28,8 @@ export interface Runtime {
   checkpointing: OperationsInFlight;
   /** The live sandboxes in memory, kept by the reconciler and the lifecycle actions. */
   live: LiveSandboxes;
+  /** Whether this replica is the one that writes derived state and acts on its own. */
+  leadership: Leadership;
   reconciler: RunningReconciler;
   /** Publishes every event the store holds, whichever replica stored it, to this process's streams. */
   liveTimeline: { stop(): void };
@@ -84,9 +87,10 @@ async function start(): Promise<Runtime> {
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
   const maintenanceRuns = new OperationsInFlight({ ...shared, kind: "maintenance" });
-  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, maintenanceRuns);
+  const leadership = config.leaderElection ? electedLeadership(cluster.connection, config.leaderElection, replica) : soleWriter(replica);
+  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, maintenanceRuns, leadership);
   const rateLimits = new RateLimits(config.limits);
-  const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, leadership, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));
   process.once("SIGTERM", exit);
   process.once("SIGINT", exit);
@@ -102,6 +106,8 @@ export async function stopRuntime(): Promise<void> {
   if (!runtime) return;
   runtime.reconciler.stop();
   runtime.liveTimeline.stop();
+  // Released, so that another replica takes over at once.
+  await runtime.leadership.stop();
   await Promise.allSettled([runtime.identity.stop(), runtime.cluster.stop(), runtime.store.close()]);
 }
 

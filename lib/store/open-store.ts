@@ -42,7 +42,7 @@ export interface Store {
 
 function repositories(db: Db, notifications: StoreNotifications) {
   return {
-    sandboxes: sandboxRepository(db),
+    sandboxes: sandboxRepository(db, notifications),
     timeline: timelineRepository(db, notifications),
     checkpoints: checkpointRepository(db),
     settings: settingsRepository(db),

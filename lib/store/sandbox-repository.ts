@@ -3,6 +3,7 @@ import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
 import { decodeCursor, encodeCursor, UUID_SHAPE } from "./cursor.ts";
 import { type Db, isNotFound, isUniqueViolation, toJson, Prisma } from "./prisma-client.ts";
+import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
 
 export class SandboxNameTakenError extends Error {
   constructor(
@@ -46,7 +47,13 @@ function toRecord(row: SandboxRow): SandboxRecord {
   return sandboxRecordSchema.parse({ ...row, details: row.statusDetails });
 }
 
-export function sandboxRepository(db: Db) {
+export function sandboxRepository(db: Db, notifications: StoreNotifications) {
+  /** Tells every replica the record changed, once the write is committed. */
+  const announce = async <T>(id: string, written: T): Promise<T> => {
+    if (notifications.crossProcess) await db.$queryRaw`SELECT 1 FROM pg_notify(${STORE_CHANNELS.sandboxChanged}, ${id})`;
+    notifications.committed("sandboxChanged", id);
+    return written;
+  };
   const repository = {
     /** Records a new live sandbox; its name must be free among live sandboxes of its namespace. */
     async recordSandbox(sandbox: NewSandbox): Promise<SandboxRecord> {
@@ -63,7 +70,7 @@ export function sandboxRepository(db: Db) {
             provisionedAt: sandbox.provisionedAt ?? null,
           },
         });
-        return toRecord(row);
+        return await announce(row.id, toRecord(row));
       } catch (error) {
         if (isUniqueViolation(error)) throw new SandboxNameTakenError(sandbox.namespace, sandbox.name);
         throw error;
@@ -147,7 +154,7 @@ export function sandboxRepository(db: Db) {
             statusDetails: toJson(status.details),
           },
         });
-        return toRecord(row);
+        return await announce(id, toRecord(row));
       } catch (error) {
         if (isNotFound(error)) throw new SandboxNotFoundError(id);
         throw error;
@@ -156,7 +163,7 @@ export function sandboxRepository(db: Db) {
 
     /** Its create finished: everything it needed exists in the cluster. */
     async markProvisioned(id: string, at: Date): Promise<SandboxRecord> {
-      return toRecord(await db.sandbox.update({ where: { id }, data: { provisionedAt: at } }));
+      return announce(id, toRecord(await db.sandbox.update({ where: { id }, data: { provisionedAt: at } })));
     },
 
     /** The sandbox is gone from the cluster; its record and timeline stay, and its name is free again. */
@@ -166,7 +173,7 @@ export function sandboxRepository(db: Db) {
           where: { id },
           data: { deletedAt: at, liveKey: null, phase: "Deleted", reason: cause?.reason ?? null, message: cause?.message ?? null },
         });
-        return toRecord(row);
+        return await announce(id, toRecord(row));
       } catch (error) {
         if (isNotFound(error)) throw new SandboxNotFoundError(id);
         throw error;
@@ -176,6 +183,12 @@ export function sandboxRepository(db: Db) {
     /** Removes a record that never became a sandbox (its creation failed and was undone). */
     async discardUncreated(id: string): Promise<void> {
       await db.sandbox.deleteMany({ where: { id } });
+      await announce(id, undefined);
+    },
+
+    /** Told a record's id when it is written, in this replica or (with PostgreSQL) any other. */
+    onChanged(listener: NotifiedListener): () => void {
+      return notifications.subscribe("sandboxChanged", listener);
     },
   };
   return repository;

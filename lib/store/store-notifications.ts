@@ -14,6 +14,8 @@ export const STORE_CHANNELS = {
   timelineAppended: "berth_timeline_appended",
   /** An operation (a sandbox's create, delete or checkpoint, a maintenance run) ended, in whichever replica; what it was on. */
   operationSettled: "berth_operation_settled",
+  /** A sandbox's record was written (made, its status saved, closed); its id. */
+  sandboxChanged: "berth_sandbox_changed",
 } as const;
 
 export type StoreChannel = keyof typeof STORE_CHANNELS;
@@ -22,6 +24,8 @@ export type StoreChannel = keyof typeof STORE_CHANNELS;
 export type NotifiedListener = (id: string | null) => void;
 
 export interface StoreNotifications {
+  /** Whether other processes listen too (PostgreSQL): a write must then NOTIFY for them. */
+  readonly crossProcess: boolean;
   /** Listens for as long as anyone does; returns the way to stop. */
   subscribe(channel: StoreChannel, listener: NotifiedListener): () => void;
   /** Tells listeners of a change this process committed. */
@@ -47,6 +51,7 @@ function listenerSets(): { listeners: Listeners; count: () => number; add: (chan
 export function inProcessNotifications(): StoreNotifications {
   const { listeners, add } = listenerSets();
   return {
+    crossProcess: false,
     subscribe: add,
     committed: (channel, id) => tell(listeners.get(channel), id),
     close: async () => listeners.clear(),
@@ -123,6 +128,7 @@ export function postgresNotifications(databaseUrl: string, options: ListenOption
   };
 
   return {
+    crossProcess: true,
     subscribe(channel, listener) {
       const remove = add(channel, listener);
       if (count() === 1) void connect();

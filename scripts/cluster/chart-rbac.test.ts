@@ -3,7 +3,7 @@ import { parseAllDocuments } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BERTH_ROLES } from "../../lib/domain/berth-roles.ts";
 
-// The chart's RBAC is no more than Berth needs: every permission its ClusterRole grants was
+// The chart's RBAC is no more than Berth needs: every permission its roles for Berth grant was
 // used by Berth while the driver suite ran as the chart's service account — read from the API
 // server's audit log — or is explained below by what this control plane cannot exercise. And
 // it is enough: nothing Berth asked for was forbidden. Run by `npm run test:cluster` after the
@@ -65,13 +65,13 @@ beforeAll(() => {
     requested.set(key, [...(requested.get(key) ?? []), event.responseStatus?.code ?? 0]);
   }
   const documents = parseAllDocuments(readFileSync(process.env.BERTH_TEST_CHART_MANIFESTS!, "utf8")).map((document) => document.toJS() as { kind?: string; metadata?: { name?: string }; rules?: PolicyRule[] } | null);
-  // Berth's own role, not the ones people are bound to.
+  // Berth's own roles (its ClusterRole, and the Role of its leader election), not the ones people are bound to.
   const peoplesRoles = new Set(BERTH_ROLES.map((one) => one.name));
-  const role = documents.find((document) => document?.kind === "ClusterRole" && !peoplesRoles.has(document.metadata?.name ?? ""));
-  granted = new Set(role!.rules!.flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => permission(group, resource, verb))))));
+  const roles = documents.filter((document) => (document?.kind === "ClusterRole" || document?.kind === "Role") && !peoplesRoles.has(document.metadata?.name ?? ""));
+  granted = new Set(roles.flatMap((role) => role!.rules!).flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => permission(group, resource, verb))))));
 });
 
-describe("the chart's ClusterRole, against what Berth did as its service account", () => {
+describe("the chart's roles for Berth, against what Berth did as its service account", () => {
   it("was exercised: the suite made its requests as the service account", () => {
     expect(requested.size).toBeGreaterThan(10);
   });

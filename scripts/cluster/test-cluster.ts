@@ -7,7 +7,8 @@
 //   3. run the driver suite (lib/sandboxes/driver-suite) as cluster-admin, and leader election
 //      on a real Lease (lib/kube/leader-election.test.ts);
 //   4. apply Berth's Helm chart, and run the suite again as the chart's service account, with a
-//      token from `kubectl create token`: the chart's RBAC must be enough;
+//      token from `kubectl create token`, and leader election on a Lease in the chart's
+//      namespace: the chart's RBAC must be enough;
 //   5. as that service account too, the authorization matrix (app/api/authorization-matrix.test.ts):
 //      every endpoint asked by each demo person, answered by real RBAC and impersonation;
 //   6. check from the API server's audit log that the chart's RBAC is no more than needed
@@ -86,7 +87,8 @@ function failedStep(name: string, error: unknown): Outcome {
 function installChart(plane: ControlPlane, helm: string, kubernetesVersion: string): { manifests: string; serviceAccountKubeconfig: string } {
   // What every install must say (where people reach Berth, who proves who they are); the suite
   // itself acts as Berth's service account, so neither is used here.
-  const required = ["auth.publicUrl=https://berth.example.com", "auth.oidc.issuer=https://id.example.com"].flatMap((value) => ["--set", value]);
+  // With PostgreSQL, as a multi-replica install is, so that the Lease role is installed too.
+  const required = ["auth.publicUrl=https://berth.example.com", "auth.oidc.issuer=https://id.example.com", "store.kind=postgresql", "store.postgresql.existingSecret=berth-db"].flatMap((value) => ["--set", value]);
   const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--include-crds", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, ...required], { encoding: "utf8" });
   if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
   const manifests = path.join(work, "chart.yaml");
@@ -169,6 +171,10 @@ async function main(): Promise<Outcome[]> {
       outcomes.push(vitest("driver suite as the chart's service account", ["lib/sandboxes/driver-suite"], {
         BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
         BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
+      }, plane.auditLogPath));
+      outcomes.push(vitest("leader election as the chart's service account", ["lib/kube/leader-election.test.ts"], {
+        BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
+        BERTH_TEST_LEASE_NAMESPACE: CHART_NAMESPACE,
       }, plane.auditLogPath));
       outcomes.push(vitest("authorization matrix as the chart's service account", ["app/api/authorization-matrix.test.ts"], {
         BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
