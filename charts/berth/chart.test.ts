@@ -64,7 +64,11 @@ type Manifest = {
   rules?: Rule[];
   roleRef?: { name: string };
   subjects?: { kind: string; name: string }[];
-  spec?: { template: { spec: { containers: { env: EnvVar[] }[] } } };
+  spec?: {
+    maxUnavailable?: number;
+    selector?: unknown;
+    template: { spec: { containers: { env: EnvVar[] }[]; topologySpreadConstraints?: { topologyKey: string }[] } };
+  };
 };
 const manifests = (rendered: string) => parseAllDocuments(rendered).map((document) => document.toJSON() as Manifest).filter(Boolean);
 
@@ -174,6 +178,21 @@ describe("the berth chart", () => {
       embedded: [],
       postgresql: [{ name: "berth-leader-election", namespace: "berth-system", rules: BERTH_LEADER_ELECTION_RULES }],
     });
+  });
+
+  it("lets a drain take several replicas' pods one at a time, spread over nodes and zones", () => {
+    const rendered = manifests(template([...REQUIRED, "store.kind=postgresql", "store.postgresql.existingSecret=berth-db", "replicaCount=3"]));
+    const budget = rendered.find((one) => one.kind === "PodDisruptionBudget")!;
+    const pods = rendered.find((one) => one.kind === "Deployment")!.spec!;
+    expect({ budget: budget.spec, spreadOver: pods.template.spec.topologySpreadConstraints?.map((constraint) => constraint.topologyKey) }).toEqual({
+      budget: { maxUnavailable: 1, selector: pods.selector },
+      spreadOver: ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
+    });
+  });
+
+  it("leaves one replica without a budget or a spread, which would only stand in a drain's way", () => {
+    const rendered = manifests(template());
+    expect({ budgets: rendered.filter((one) => one.kind === "PodDisruptionBudget").length, spread: rendered.find((one) => one.kind === "Deployment")!.spec!.template.spec.topologySpreadConstraints }).toEqual({ budgets: 0, spread: undefined });
   });
 
   it("ships the roles people are bound to, as Berth's code names them", () => {

@@ -89,11 +89,19 @@ function installChart(plane: ControlPlane, helm: string, kubernetesVersion: stri
   // itself acts as Berth's service account, so neither is used here.
   // With PostgreSQL, as a multi-replica install is, so that the Lease role is installed too.
   const required = ["auth.publicUrl=https://berth.example.com", "auth.oidc.issuer=https://id.example.com", "store.kind=postgresql", "store.postgresql.existingSecret=berth-db"].flatMap((value) => ["--set", value]);
-  const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--include-crds", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, ...required], { encoding: "utf8" });
-  if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
+  const render = (values: string[]) => {
+    const rendered = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--include-crds", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, ...required, ...values], { encoding: "utf8" });
+    if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
+    return rendered.stdout;
+  };
   const manifests = path.join(work, "chart.yaml");
-  writeFileSync(manifests, rendered.stdout);
+  writeFileSync(manifests, render([]));
   plane.kubectl(["create", "namespace", CHART_NAMESPACE]);
+  // Three replicas' budget and spread, as the API server would accept them (not applied: their
+  // budget would stand in the way of the suite's drains).
+  const threeReplicas = path.join(work, "chart-three-replicas.yaml");
+  writeFileSync(threeReplicas, render(["--set", "replicaCount=3"]));
+  plane.kubectl(["apply", "--dry-run=server", "--namespace", CHART_NAMESPACE, "-f", threeReplicas]);
   plane.kubectl(["apply", "--namespace", CHART_NAMESPACE, "-f", manifests]);
   // Berth's own resource definitions: discovery must list them before kubectl is asked about them.
   plane.kubectl(["wait", "--for=condition=Established", "crd", "-l", "app.kubernetes.io/part-of=berth", "--timeout=60s"]);
