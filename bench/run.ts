@@ -4,6 +4,7 @@ import { benchAccess } from "./access.bench.ts";
 import { benchDisruption } from "./disruption.bench.ts";
 import { benchLifecycle } from "./lifecycle.bench.ts";
 import { benchMaintenance } from "./maintenance.bench.ts";
+import { benchCrossReplicaDelivery, benchFailover } from "./replicas.bench.ts";
 import { ms } from "./measure.ts";
 import { benchSimulatedCluster } from "./sim.bench.ts";
 import { benchStore } from "./store.bench.ts";
@@ -51,3 +52,15 @@ const access = await benchAccess();
 console.log(`\n| authorization (embedded cluster, proxy sign-in, access reviews cached) | runs | median ms | p95 ms |\n|---|---:|---:|---:|`);
 for (const m of [access.throughTheEdge, access.withoutTheEdge]) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} |`);
 console.log(`\nWhat the API edge (sign-in, access reviews from cache, checks) adds to a cached read: ${ms(access.throughTheEdge.medianMs - access.withoutTheEdge.medianMs)} ms (median; target under 2 ms). Kubernetes requests an allowed write adds (SubjectAccessReviews, median of 10 stops): ${access.questionsPerWrite.firstTime} the first time a person makes it, ${access.questionsPerWrite.cached} within the next 30 s (target at most 1).`);
+
+const failover = await benchFailover();
+console.log(`\n| replicas: leader election on a Lease (client-go timings, embedded cluster, candidates as processes) | runs | median ms | worst ms |\n|---|---:|---:|---:|`);
+console.log(`| leader stopped (SIGTERM: releases the Lease) → the other leads | ${failover.released.runs} | ${failover.released.medianMs.toFixed(0)} | ${failover.released.worstMs.toFixed(0)} |`);
+console.log(`| leader killed (SIGKILL: the lease runs out) → the other leads | ${failover.killed.runs} | ${failover.killed.medianMs.toFixed(0)} | ${failover.killed.worstMs.toFixed(0)} |`);
+if (postgresUrl) {
+  const delivery = await benchCrossReplicaDelivery(postgresUrl);
+  console.log(`\n| replicas on PostgreSQL | events | median ms | p99 ms |\n|---|---:|---:|---:|`);
+  console.log(`| event stored through one replica → published on another's live timeline (NOTIFY, then read) | ${delivery.events} | ${ms(delivery.medianMs)} | ${ms(delivery.p99Ms)} |`);
+} else {
+  console.log("\nCross-replica event delivery needs PostgreSQL: set BERTH_BENCH_DATABASE_URL to measure it.");
+}
