@@ -13,7 +13,7 @@ import { pgliteSession, pgSession, type SqlSession } from "./sql-session.ts";
 
 export const testStoreKind: StoreKind = process.env.BERTH_TEST_DATABASE_URL ? "postgresql" : "pglite";
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.BERTH_TEST_DATABASE_URL!;
   const name = `berth_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
