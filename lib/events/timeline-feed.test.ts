@@ -1,9 +1,9 @@
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { NewTimelineEvent, TimelineEvent } from "../domain/timeline.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import type { Store } from "../store/index.ts";
-import { openTestStore, testStoreKind, type TestStore } from "../store/test-databases.ts";
+import { testStoreKind, useTestStore } from "../store/test-databases.ts";
 import { followStoreTimeline, subscribeToTimeline } from "./event-bus.ts";
 import { recordTimelineEvent } from "./record-timeline-event.ts";
 import { TimelineFeed, type TimelineFeedOptions, type TimelineSource } from "./timeline-feed.ts";
@@ -11,13 +11,7 @@ import { TimelineFeed, type TimelineFeedOptions, type TimelineSource } from "./t
 // A feed over a real store: what it publishes is what the store holds, once each and in id
 // order, whichever store instance (replica) appended it.
 
-let database: TestStore;
-let store: Store;
-beforeAll(async () => {
-  database = await openTestStore();
-  store = database.store;
-});
-afterAll(() => database.cleanup());
+const database = useTestStore();
 
 const running: (TimelineFeed | { stop(): void })[] = [];
 afterEach(() => running.splice(0).forEach((one) => one.stop()));
@@ -25,7 +19,7 @@ afterEach(() => running.splice(0).forEach((one) => one.stop()));
 /** Long enough that a test passing within it was not saved by the poll. */
 const NO_POLL: TimelineFeedOptions = { pollMs: 60_000 };
 
-async function startFeed(source: TimelineSource = store.timeline, options: TimelineFeedOptions = NO_POLL) {
+async function startFeed(source: TimelineSource = database.store.timeline, options: TimelineFeedOptions = NO_POLL) {
   const feed = new TimelineFeed(source, options);
   const seen: TimelineEvent[] = [];
   feed.subscribe((event) => seen.push(event));
@@ -35,7 +29,7 @@ async function startFeed(source: TimelineSource = store.timeline, options: Timel
 }
 
 const anEvent = (message: string): NewTimelineEvent => ({ sandboxId: null, type: "Lifecycle", reason: "Ready", message, occurredAt: new Date() });
-const append = (message: string, on: Store = store) => on.timeline.appendEvent(anEvent(message));
+const append = (message: string, on: Store = database.store) => on.timeline.appendEvent(anEvent(message));
 
 describe(`the timeline feed (${testStoreKind})`, () => {
   it("publishes each event stored after it started, in id order", async () => {
@@ -54,7 +48,7 @@ describe(`the timeline feed (${testStoreKind})`, () => {
   });
 
   it("publishes every event of many appended at once, each once", async () => {
-    const { feed, ids } = await startFeed(store.timeline, { ...NO_POLL, pageSize: 7 });
+    const { feed, ids } = await startFeed(database.store.timeline, { ...NO_POLL, pageSize: 7 });
     const stored = await Promise.all(Array.from({ length: 40 }, (_, index) => append(`burst ${index}`)));
     const newest = stored.map((event) => BigInt(event.id)).reduce((a, b) => (a > b ? a : b));
     await feed.publishedThrough(newest.toString());
@@ -64,10 +58,10 @@ describe(`the timeline feed (${testStoreKind})`, () => {
   it("reads again after the store failed to answer, and loses nothing", async () => {
     let failures = 1;
     const flaky: TimelineSource = {
-      ...store.timeline,
+      ...database.store.timeline,
       listAfter: async (request) => {
         if (failures-- > 0) throw new Error("connection reset");
-        return store.timeline.listAfter(request);
+        return database.store.timeline.listAfter(request);
       },
     };
     const errors: unknown[] = [];
@@ -79,18 +73,18 @@ describe(`the timeline feed (${testStoreKind})`, () => {
   });
 
   it("finds an event it was not told of at its next poll", async () => {
-    const silent: TimelineSource = { ...store.timeline, onAppended: () => () => {} };
+    const silent: TimelineSource = { ...database.store.timeline, onAppended: () => () => {} };
     const { ids } = await startFeed(silent, { pollMs: 20 });
     const stored = await append("untold");
     await eventually(() => expect(ids()).toEqual([stored.id]));
   });
 
   it("has the event with live subscribers by the time recordTimelineEvent returns, when the process follows the store", async () => {
-    running.push(await followStoreTimeline(store.timeline, NO_POLL));
+    running.push(await followStoreTimeline(database.store.timeline, NO_POLL));
     const seen: string[] = [];
     const unsubscribe = subscribeToTimeline((event) => seen.push(event.id));
     try {
-      const stored = await recordTimelineEvent(store.timeline, anEvent("recorded"));
+      const stored = await recordTimelineEvent(database.store.timeline, anEvent("recorded"));
       expect(seen).toEqual([stored.id]);
     } finally {
       unsubscribe();
@@ -110,7 +104,7 @@ describe.runIf(testStoreKind === "postgresql")("the timeline feed across replica
     const other = await database.openReplica!();
     const first = await startFeed();
     const second = await startFeed(other.timeline);
-    const stored = await Promise.all(Array.from({ length: 60 }, (_, index) => append(`race ${index}`, index % 2 ? other : store)));
+    const stored = await Promise.all(Array.from({ length: 60 }, (_, index) => append(`race ${index}`, index % 2 ? other : database.store)));
     const expected = stored.map((event) => event.id).sort((a, b) => Number(BigInt(a) - BigInt(b)));
     await eventually(() => expect([first.ids(), second.ids()]).toEqual([expected, expected]));
   });

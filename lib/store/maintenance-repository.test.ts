@@ -1,33 +1,27 @@
 import { anActor } from "../domain/test-fixtures.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MaintenanceOptions, MaintenanceProgress } from "../domain/maintenance.ts";
 import type { Store } from "./open-store.ts";
 import { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";
-import { openTestStore, testStoreKind, type TestStore } from "./test-databases.ts";
+import { testStoreKind, useTestStore } from "./test-databases.ts";
 import { uniqueName } from "./test-fixtures.ts";
 
 // One store per file: runs of other tests share it, so each test drains a node of its own and
 // looks for its own runs by id in the store-wide lists.
-let database: TestStore;
-let store: Store;
-beforeAll(async () => {
-  database = await openTestStore();
-  store = database.store;
-});
-afterAll(() => database.cleanup());
+const database = useTestStore();
 
 const startedAt = new Date("2026-11-30T10:00:00.000Z");
 const after = (ms: number) => new Date(startedAt.getTime() + ms);
 const options: MaintenanceOptions = { parallelism: 2, evictionTimeoutSeconds: 120, replacementTimeoutSeconds: 600 };
 
-function aRun(overrides: { node?: string; startedAt?: Date } = {}, on: Store = store) {
+function aRun(overrides: { node?: string; startedAt?: Date } = {}, on: Store = database.store) {
   return on.maintenance.startRun({ node: uniqueName("worker"), actor: anActor("alice@example.com"), options, startedAt, ...overrides });
 }
 
 /** A run on the node that has ended: a node has one Running run at most. */
 async function aFinishedRun(overrides: { node: string; startedAt: Date }) {
   const run = await aRun(overrides);
-  return store.maintenance.finishRun(run.id, "Succeeded", "done", after(1));
+  return database.store.maintenance.finishRun(run.id, "Succeeded", "done", after(1));
 }
 
 const halfWay: MaintenanceProgress = {
@@ -55,23 +49,23 @@ describe(`maintenance runs (${testStoreKind})`, () => {
 
   it("keep the progress and relaxed budgets saved after a step, as a restart reads them back", async () => {
     const run = await aRun();
-    await store.maintenance.saveProgress(run.id, halfWay, [{ namespace: "agents", name: "box-a-pdb" }]);
-    const read = await store.maintenance.getRun(run.id);
+    await database.store.maintenance.saveProgress(run.id, halfWay, [{ namespace: "agents", name: "box-a-pdb" }]);
+    const read = await database.store.maintenance.getRun(run.id);
     expect(read).toMatchObject({ state: "Running", progress: halfWay, relaxedBudgets: [{ namespace: "agents", name: "box-a-pdb" }] });
   });
 
   it("replace the relaxed budgets with the latest list, so a restored budget is no longer listed", async () => {
     const run = await aRun();
-    await store.maintenance.saveProgress(run.id, halfWay, [{ namespace: "agents", name: "box-a-pdb" }]);
-    await store.maintenance.saveProgress(run.id, halfWay, []);
-    expect((await store.maintenance.getRun(run.id))?.relaxedBudgets).toEqual([]);
+    await database.store.maintenance.saveProgress(run.id, halfWay, [{ namespace: "agents", name: "box-a-pdb" }]);
+    await database.store.maintenance.saveProgress(run.id, halfWay, []);
+    expect((await database.store.maintenance.getRun(run.id))?.relaxedBudgets).toEqual([]);
   });
 
   it("round-trip start, progress and finish: the outcome, its message and when it ended, with the progress kept", async () => {
     const run = await aRun();
-    await store.maintenance.saveProgress(run.id, halfWay, []);
-    const finished = await store.maintenance.finishRun(run.id, "Blocked", "box-b's checkpoint failed and its policy is Block", after(90_000));
-    expect(await store.maintenance.getRun(run.id)).toEqual(finished);
+    await database.store.maintenance.saveProgress(run.id, halfWay, []);
+    const finished = await database.store.maintenance.finishRun(run.id, "Blocked", "box-b's checkpoint failed and its policy is Block", after(90_000));
+    expect(await database.store.maintenance.getRun(run.id)).toEqual(finished);
     expect(finished).toMatchObject({
       id: run.id,
       node: run.node,
@@ -84,7 +78,7 @@ describe(`maintenance runs (${testStoreKind})`, () => {
   });
 
   it("read back as null when no run has the id", async () => {
-    expect(await store.maintenance.getRun("00000000-0000-4000-8000-000000000000")).toBeNull();
+    expect(await database.store.maintenance.getRun("00000000-0000-4000-8000-000000000000")).toBeNull();
   });
 });
 
@@ -97,7 +91,7 @@ describe(`one run at a time on a node (${testStoreKind})`, () => {
 
   it("starts exactly one of several runs asked for at once on one node, whichever replica asks", async () => {
     const node = uniqueName("worker");
-    const replicas = database.openReplica ? [store, await database.openReplica(), await database.openReplica()] : [store, store, store];
+    const replicas = database.openReplica ? [database.store, await database.openReplica(), await database.openReplica()] : [database.store, database.store, database.store];
     const outcomes = await Promise.allSettled(replicas.map((replica) => aRun({ node }, replica)));
     const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value.id] : []));
     const refused = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as Error] : []));
@@ -121,7 +115,7 @@ describe(`a node's maintenance history (${testStoreKind})`, () => {
     const third = await aFinishedRun({ node, startedAt: after(120_000) });
     const second = await aFinishedRun({ node, startedAt: after(60_000) });
     await aRun({ startedAt: after(30_000) });
-    const listed = await store.maintenance.listRunsForNode(node);
+    const listed = await database.store.maintenance.listRunsForNode(node);
     expect(listed.map((run) => run.id)).toEqual([third.id, second.id, first.id]);
   });
 
@@ -130,11 +124,11 @@ describe(`a node's maintenance history (${testStoreKind})`, () => {
     await aFinishedRun({ node, startedAt });
     const newer = await aFinishedRun({ node, startedAt: after(60_000) });
     const newest = await aFinishedRun({ node, startedAt: after(120_000) });
-    expect((await store.maintenance.listRunsForNode(node, 2)).map((run) => run.id)).toEqual([newest.id, newer.id]);
+    expect((await database.store.maintenance.listRunsForNode(node, 2)).map((run) => run.id)).toEqual([newest.id, newer.id]);
   });
 
   it("is empty for a node never maintained", async () => {
-    expect(await store.maintenance.listRunsForNode(uniqueName("worker"))).toEqual([]);
+    expect(await database.store.maintenance.listRunsForNode(uniqueName("worker"))).toEqual([]);
   });
 });
 
@@ -142,22 +136,22 @@ describe(`runs a stopped console left behind (${testStoreKind})`, () => {
   it("are the Running ones, wherever they are, and not the finished ones", async () => {
     const running = await aRun();
     const done = await aRun();
-    await store.maintenance.finishRun(done.id, "Succeeded", "3 sandboxes moved", after(60_000));
-    const ids = (await store.maintenance.listRunning()).map((run) => run.id);
+    await database.store.maintenance.finishRun(done.id, "Succeeded", "3 sandboxes moved", after(60_000));
+    const ids = (await database.store.maintenance.listRunning()).map((run) => run.id);
     expect([ids.includes(running.id), ids.includes(done.id)]).toEqual([true, false]);
   });
 });
 
 describe(`maintenance outcomes for the metrics (${testStoreKind})`, () => {
   it("count each finished run by how it ended and leave running ones out", async () => {
-    const before = await store.maintenance.finishedOutcomes();
+    const before = await database.store.maintenance.finishedOutcomes();
     for (const state of ["Succeeded", "Cancelled", "Interrupted"] as const) {
       const run = await aRun();
-      await store.maintenance.finishRun(run.id, state, `ended ${state}`, after(1_000));
+      await database.store.maintenance.finishRun(run.id, state, `ended ${state}`, after(1_000));
     }
     await aRun();
     const count = (outcomes: { outcome: string }[], outcome: string) => outcomes.filter((one) => one.outcome === outcome).length;
-    const now = await store.maintenance.finishedOutcomes();
+    const now = await database.store.maintenance.finishedOutcomes();
     expect({
       Succeeded: count(now, "Succeeded") - count(before, "Succeeded"),
       Cancelled: count(now, "Cancelled") - count(before, "Cancelled"),

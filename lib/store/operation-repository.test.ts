@@ -1,24 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Store } from "./open-store.ts";
 import { OperationInFlightError } from "./operation-repository.ts";
-import { openTestStore, testStoreKind, type TestStore } from "./test-databases.ts";
+import { testStoreKind, useTestStore } from "./test-databases.ts";
 
-let database: TestStore;
-let store: Store;
-beforeAll(async () => {
-  database = await openTestStore();
-  store = database.store;
-});
-afterAll(() => database.cleanup());
+const database = useTestStore();
 
 const now = new Date("2026-12-04T12:00:00.000Z");
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 /** An operation unrenewed for 30 s is stale. */
 const staleAt = (at: Date) => new Date(at.getTime() - 30_000);
 /** Registered at `at` by `replica`, taking over only what is stale by then. */
-const begin = (sandboxId: string, replica: string, at = now, on: Store = store) => on.operations.begin({ targetId: sandboxId, kind: "lifecycle", replica }, at, staleAt(at));
-const inFlight = (sandboxId: string, at = now) => store.operations.inFlight(sandboxId, "lifecycle", staleAt(at));
+const begin = (sandboxId: string, replica: string, at = now, on: Store = database.store) => on.operations.begin({ targetId: sandboxId, kind: "lifecycle", replica }, at, staleAt(at));
+const inFlight = (sandboxId: string, at = now) => database.store.operations.inFlight(sandboxId, "lifecycle", staleAt(at));
 
 describe(`operations in flight (${testStoreKind})`, () => {
   it("are seen by every replica while they run", async () => {
@@ -30,7 +24,7 @@ describe(`operations in flight (${testStoreKind})`, () => {
   it("are refused to a second replica while the first renews, naming it", async () => {
     const sandboxId = randomUUID();
     await begin(sandboxId, "replica-a");
-    await store.operations.renew("replica-a", later(20));
+    await database.store.operations.renew("replica-a", later(20));
     await expect(begin(sandboxId, "replica-b", later(40))).rejects.toThrow(OperationInFlightError);
   });
 
@@ -50,10 +44,10 @@ describe(`operations in flight (${testStoreKind})`, () => {
   it("end for everyone, and every listener is told which sandbox", async () => {
     const sandboxId = randomUUID();
     const told: (string | null)[] = [];
-    const stop = store.operations.onSettled((id) => told.push(id));
+    const stop = database.store.operations.onSettled((id) => told.push(id));
     try {
       await begin(sandboxId, "replica-a");
-      await store.operations.end({ targetId: sandboxId, kind: "lifecycle", replica: "replica-a" });
+      await database.store.operations.end({ targetId: sandboxId, kind: "lifecycle", replica: "replica-a" });
       expect({ inFlight: await inFlight(sandboxId), told: told.includes(sandboxId) }).toEqual({ inFlight: null, told: true });
     } finally {
       stop();
@@ -64,13 +58,13 @@ describe(`operations in flight (${testStoreKind})`, () => {
     const sandboxId = randomUUID();
     await begin(sandboxId, "replica-a");
     await begin(sandboxId, "replica-b", later(31));
-    await store.operations.end({ targetId: sandboxId, kind: "lifecycle", replica: "replica-a" });
+    await database.store.operations.end({ targetId: sandboxId, kind: "lifecycle", replica: "replica-a" });
     expect((await inFlight(sandboxId, later(31)))?.replica).toBe("replica-b");
   });
 
   it("go to exactly one of several replicas asking at once", async () => {
     const sandboxId = randomUUID();
-    const replicas = database.openReplica ? [store, await database.openReplica(), await database.openReplica()] : [store, store, store];
+    const replicas = database.openReplica ? [database.store, await database.openReplica(), await database.openReplica()] : [database.store, database.store, database.store];
     const outcomes = await Promise.allSettled(replicas.map((replica, index) => begin(sandboxId, `replica-${index}`, now, replica)));
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected", "rejected"]);
   });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { openStore, type Store, type StoreKind } from "./open-store.ts";
 import { pgliteSession, pgSession, type SqlSession } from "./sql-session.ts";
 
@@ -68,6 +68,17 @@ export async function openTestStore(): Promise<TestStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "berth-store-test-"));
   const store = await openStore({ kind: "pglite", dataDir });
   return { store, cleanup: async () => { await store.close(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+/**
+ * The database under test for this file's tests: opened before them, cleaned up after them.
+ * Read its `store` (and `openReplica`) inside tests and hooks, once it is open.
+ */
+export function useTestStore(): TestStore {
+  const current = {} as TestStore;
+  beforeAll(async () => void Object.assign(current, await openTestStore()));
+  afterAll(() => current.cleanup?.());
+  return current;
 }
 
 // Creating a database is slow on PGlite (an initdb each time, seconds), so migrator tests share

@@ -1,21 +1,12 @@
 import { ApiException, CoordinationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, Watch, type V1Pod } from "@kubernetes/client-node";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../clock.ts";
-import { ObjectStore } from "../store/object-store.ts";
-import { accessForTests } from "../testing/access-for-tests.ts";
+import { startBareApiServer } from "../testing/bare-api-server.ts";
 import { kubeConfigFor } from "../testing/kube-client.ts";
-import { ApiServer, type PodSubresources } from "./api-server.ts";
+import type { ApiServer } from "./api-server.ts";
 
 // The API machinery alone, through @kubernetes/client-node: no controllers run here, so what
 // is stored is exactly what was written.
-
-const noPodSubresources: PodSubresources = {
-  evict: () => ({}),
-  bind: () => ({}),
-  log: () => "",
-  exec: (_request, socket) => socket.destroy(),
-};
 
 let server: ApiServer;
 let url: string;
@@ -26,14 +17,7 @@ let core: CoreV1Api;
 let custom: CustomObjectsApi;
 
 beforeAll(async () => {
-  const clock = new ManualClock();
-  const store = new ObjectStore(clock);
-  store.create({ group: "", resource: "namespaces" }, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
-  const prepared = accessForTests(store, clock);
-  adminToken = prepared.adminToken;
-  const access = prepared.access;
-  server = new ApiServer({ store, access, pods: noPodSubresources, bookmarkIntervalMs: 50 });
-  url = await server.listen();
+  ({ server, url, adminToken } = await startBareApiServer());
   const config = kubeConfigFor(url, adminToken);
   core = config.makeApiClient(CoreV1Api);
   custom = config.makeApiClient(CustomObjectsApi);

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../clock.ts";
 import type { KubeObject } from "../objects.ts";
-import { ObjectStore } from "../store/object-store.ts";
-import { accessForTests } from "../testing/access-for-tests.ts";
-import { ApiServer, type PodSubresources } from "./api-server.ts";
+import { startBareApiServer } from "../testing/bare-api-server.ts";
+import type { ApiServer } from "./api-server.ts";
 import { KubeProtobuf, PROTOBUF_MEDIA_TYPE } from "./protobuf/kube-protobuf.ts";
 
 // The API server as stock Go clients talk to it: kubectl and every client-go clientset send
@@ -13,25 +11,12 @@ import { KubeProtobuf, PROTOBUF_MEDIA_TYPE } from "./protobuf/kube-protobuf.ts";
 const GO_CLIENT_ACCEPT = `${PROTOBUF_MEDIA_TYPE}, */*`;
 const codec = new KubeProtobuf();
 
-const noPodSubresources: PodSubresources = {
-  evict: () => ({}),
-  bind: () => ({}),
-  log: () => "",
-  exec: (_request, socket) => socket.destroy(),
-};
-
 let server: ApiServer;
 let url: string;
 let adminToken: string;
 
 beforeAll(async () => {
-  const clock = new ManualClock();
-  const store = new ObjectStore(clock);
-  store.create({ group: "", resource: "namespaces" }, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
-  const prepared = accessForTests(store, clock);
-  adminToken = prepared.adminToken;
-  server = new ApiServer({ store, access: prepared.access, pods: noPodSubresources, bookmarkIntervalMs: 50 });
-  url = await server.listen();
+  ({ server, url, adminToken } = await startBareApiServer());
 });
 afterAll(() => server.close());
 
