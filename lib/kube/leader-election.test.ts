@@ -90,6 +90,14 @@ describe("leader election on a Lease", () => {
   });
 
   // Failing the API server's answers is something only the embedded one can be told to do.
+  it.skipIf(REAL_CLUSTER)("stops acting as leader once a renewal hangs past the renew deadline", async () => {
+    const name = aLease();
+    const elector = candidate(name, "replica-a");
+    await eventually(() => oneLeader([elector]));
+    sim!.faults.injectApiFault({ resource: "leases", name, latencyMs: 5_000 });
+    await eventually(() => expect(elector.isLeading()).toBe(false), { timeoutMs: 3_000 });
+  });
+
   it.skipIf(REAL_CLUSTER)("stops leading when it cannot renew within the renew deadline", async () => {
     const name = aLease();
     const elector = candidate(name, "replica-a");

@@ -68,6 +68,15 @@ export class LeaderElector {
     return this.state;
   }
 
+  /**
+   * Whether this replica may act as the leader now: it leads, and renewed within the renew
+   * deadline. A renewal that hangs must not leave it acting after its lease could have run out
+   * for the others.
+   */
+  isLeading(): boolean {
+    return this.state.leading !== null && performance.now() - this.lastRenewed <= this.renewDeadlineMs;
+  }
+
   /** Told whenever this replica starts or stops leading, or another holder is seen. */
   onChange(listener: Listener): () => void {
     this.listeners.add(listener);

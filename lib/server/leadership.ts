@@ -32,7 +32,7 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
   elector.onChange((state) => console.log(state.leading ? `berth: ${replica} leads (term ${state.leading.term})` : `berth: ${replica} follows ${state.holder ?? "no leader yet"}`));
   elector.start();
   return {
-    leading: () => elector.leadership.leading !== null,
+    leading: () => elector.isLeading(),
     state: () => elector.leadership,
     onChange: (listener) => elector.onChange(() => listener()),
     stop: () => elector.stop(),
