@@ -203,7 +203,7 @@ describe("leader election", () => {
   });
 
   it("is on a Lease named berth-leader in the pod's own namespace with PostgreSQL", () => {
-    expect(loadServerConfig(inputs({ ...postgres, POD_NAMESPACE: "berth-system" })).leaderElection).toEqual({ namespace: "berth-system", leaseName: "berth-leader" });
+    expect(loadServerConfig(inputs({ ...postgres, POD_NAMESPACE: "berth-system" })).leaderElection).toMatchObject({ namespace: "berth-system", leaseName: "berth-leader" });
   });
 
   it("is in Berth's namespace of the embedded cluster when Berth runs on that", () => {
@@ -217,7 +217,23 @@ describe("leader election", () => {
 
   it("is where BERTH_LEADER_ELECTION_NAMESPACE and BERTH_LEADER_ELECTION_LEASE say", () => {
     const config = loadServerConfig(inputs({ ...postgres, POD_NAMESPACE: "berth-system", BERTH_LEADER_ELECTION_NAMESPACE: "ops", BERTH_LEADER_ELECTION_LEASE: "berth-prod" }));
-    expect(config.leaderElection).toEqual({ namespace: "ops", leaseName: "berth-prod" });
+    expect(config.leaderElection).toMatchObject({ namespace: "ops", leaseName: "berth-prod" });
+  });
+
+  it("times the Lease as client-go does unless told otherwise", () => {
+    const timings = (env: Record<string, string>) => {
+      const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = loadServerConfig(inputs({ ...postgres, ...env })).leaderElection!;
+      return { leaseDurationMs, renewDeadlineMs, retryPeriodMs };
+    };
+    expect([timings({}), timings({ BERTH_LEADER_ELECTION_LEASE_DURATION_SECONDS: "4", BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS: "3", BERTH_LEADER_ELECTION_RETRY_PERIOD_SECONDS: "0.5" })]).toEqual([
+      { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+      { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
+    ]);
+  });
+
+  it("refuses a renew deadline that would let a leader act after its lease ran out", () => {
+    const problems = problemsOf(() => loadServerConfig(inputs({ ...postgres, BERTH_LEADER_ELECTION_LEASE_DURATION_SECONDS: "5", BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS: "6" })));
+    expect(partsOf(problems[0])).toMatchObject({ key: "BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS", value: '"6"' });
   });
 
   it("refuses a lease name Kubernetes would, saying what is allowed", () => {

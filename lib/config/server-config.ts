@@ -44,7 +44,17 @@ export interface ServerConfig {
 export interface LeaderElectionConfig {
   namespace: string;
   leaseName: string;
+  /** client-go's defaults: 15 s, 10 s and 2 s; lease > renew deadline > 1.2 × retry. */
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
+
+const ELECTION_TIMINGS = [
+  { variable: "BERTH_LEADER_ELECTION_LEASE_DURATION_SECONDS", key: "leaseDurationMs", defaultSeconds: 15 },
+  { variable: "BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS", key: "renewDeadlineMs", defaultSeconds: 10 },
+  { variable: "BERTH_LEADER_ELECTION_RETRY_PERIOD_SECONDS", key: "retryPeriodMs", defaultSeconds: 2 },
+] as const;
 
 /** Namespaces carrying Berth's label (`<labelPrefix>/managed: "true"`), or a fixed list. */
 export type ManagedNamespaces = { kind: "labelled"; label: string } | { kind: "listed"; names: string[] };
@@ -178,7 +188,21 @@ function resolveLeaderElection(inputs: ConfigInputs, store: StoreLocation, clust
     problems.push(`${variable} = ${JSON.stringify(value)}: not a Kubernetes name. Allowed: lower-case letters, digits and '-', at most 63, or unset.`);
     valid = false;
   }
-  return valid ? { namespace: given.BERTH_LEADER_ELECTION_NAMESPACE, leaseName: given.BERTH_LEADER_ELECTION_LEASE } : undefined;
+  const timings = { leaseDurationMs: 0, renewDeadlineMs: 0, retryPeriodMs: 0 };
+  for (const { variable, key, defaultSeconds } of ELECTION_TIMINGS) {
+    const text = env[variable];
+    const seconds = text === undefined || text === "" ? defaultSeconds : Number(text);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+      problems.push(`${variable} = ${JSON.stringify(text)}: not a number of seconds. Allowed: a number above 0 and at most 3600, or unset for ${defaultSeconds}.`);
+      valid = false;
+    }
+    timings[key] = seconds * 1000;
+  }
+  if (valid && !(timings.leaseDurationMs > timings.renewDeadlineMs && timings.renewDeadlineMs > 1.2 * timings.retryPeriodMs)) {
+    problems.push(`BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS = ${JSON.stringify(String(timings.renewDeadlineMs / 1000))}: it must lie between the lease duration (${timings.leaseDurationMs / 1000} s) and 1.2 × the retry period (${(1.2 * timings.retryPeriodMs) / 1000} s), or a leader could act after its lease ran out. Allowed: lease duration > renew deadline > 1.2 × retry period.`);
+    valid = false;
+  }
+  return valid ? { namespace: given.BERTH_LEADER_ELECTION_NAMESPACE, leaseName: given.BERTH_LEADER_ELECTION_LEASE, ...timings } : undefined;
 }
 
 /** Reads and validates the whole configuration; throws ConfigError listing every problem at once. */

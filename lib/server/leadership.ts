@@ -27,6 +27,9 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
     namespace: config.namespace,
     name: config.leaseName,
     identity: replica,
+    leaseDurationMs: config.leaseDurationMs,
+    renewDeadlineMs: config.renewDeadlineMs,
+    retryPeriodMs: config.retryPeriodMs,
     onError: (error) => console.warn(`berth: leader election on Lease ${config.namespace}/${config.leaseName}: ${(error as Error)?.message ?? String(error)}`),
   });
   elector.onChange((state) => console.log(state.leading ? `berth: ${replica} leads (term ${state.leading.term})` : `berth: ${replica} follows ${state.holder ?? "no leader yet"}`));

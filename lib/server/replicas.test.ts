@@ -50,6 +50,10 @@ function startReplica(name: string): Replica {
       BERTH_AUTH_MODE: "none",
       BERTH_NAMESPACES: "default",
       BERTH_LEADER_ELECTION_NAMESPACE: "default",
+      // Shorter than client-go's 15/10/2 s, so that the lease of the killed leader runs out soon.
+      BERTH_LEADER_ELECTION_LEASE_DURATION_SECONDS: "3",
+      BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS: "2",
+      BERTH_LEADER_ELECTION_RETRY_PERIOD_SECONDS: "0.5",
       BERTH_DATA_DIR: path.join(work, name),
     },
   });
@@ -100,6 +104,11 @@ describe.runIf(testStoreKind === "postgresql")("three replicas on one PostgreSQL
     await exited;
     await fetch(`${sim.serverUrl}/api/v1/namespaces/default/pods/${lost.name}?gracePeriodSeconds=0`, { method: "DELETE", headers: { Authorization: `Bearer ${sim.adminToken}` } });
     await recordWhen(lost.id, (now) => now.phase === "Ready" && now.podUid !== lost.podUid);
+    // The status is saved before the timeline is told: wait for the recovery's event too.
+    await eventually(async () => {
+      const told = await store.timeline.listForSandbox(lost.id, { limit: 1_000 });
+      if (!told.some((event) => event.reason === "Recovered")) throw new Error(`no recovery on the timeline yet: ${told.map((event) => event.reason).join(", ")}`);
+    }, { timeoutMs: 30_000 });
     // Whatever the new leader stored last reaches every replica's feed.
     const standing = replicas.filter((replica) => replica !== killed);
     await eventually(async () => {
