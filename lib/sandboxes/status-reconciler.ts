@@ -17,7 +17,7 @@ import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
 import { namespacedCache, WatchedNamespaces, type NamespaceScope, type ObjectCache } from "../kube/namespaced-watch-cache.ts";
 import { WatchCache, type WatchCacheOptions, type WatchCacheStats } from "../kube/watch-cache.ts";
-import type { Store } from "../store/index.ts";
+import type { Store, WriterFence } from "../store/index.ts";
 import type { Volume } from "../domain/volume.ts";
 import { describeSweep, sweepClaims } from "./claim-sweep.ts";
 import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
@@ -73,6 +73,8 @@ export interface StatusReconcilerOptions {
   resyncMs?: number;
   /** Whether this replica is the one that writes (the elected leader); always, when absent. */
   leading?: () => boolean;
+  /** What its writes of status and timeline carry, for the store to refuse them from a deposed leader; nothing, when absent. */
+  fence?: () => WriterFence | undefined;
   now?: () => Date;
   onError?: (error: unknown) => void;
 }
@@ -322,16 +324,17 @@ export class StatusReconciler {
     const derived = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
     const next = (await this.options.checkpointing?.anywhere(id)) ? checkpointing(derived) : derived;
     if (detailsChanged(record, next) || changed(record, next)) {
-      const saved = await this.options.store.sandboxes.saveStatus(id, next);
+      const fence = this.options.fence?.();
+      const saved = await this.options.store.sandboxes.saveStatus(id, next, fence);
       this.options.live.put(saved);
       this.verification.stored(saved);
       if (changed(record, next)) {
-        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(this.options.store.timeline, event);
+        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(this.options.store.timeline, event, fence);
       }
       const verdict = verdictEventOf(record, next, this.now());
-      if (verdict) await recordTimelineEvent(this.options.store.timeline, verdict);
+      if (verdict) await recordTimelineEvent(this.options.store.timeline, verdict, fence);
       const wasBlocked = (record.details.protection as Protection | undefined)?.drainBlocked ?? false;
-      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(this.options.store.timeline, protectionEventOf(record, protection, this.now()));
+      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(this.options.store.timeline, protectionEventOf(record, protection, this.now()), fence);
     }
     const pod = this.pods.get(record.namespace, record.name) ?? null;
     this.verification.follow(record, next, pod);

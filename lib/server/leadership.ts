@@ -1,16 +1,22 @@
 import type { LeaderElectionConfig } from "../config/index.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { LeaderElector, type Leadership as LeaseState } from "../kube/leader-election.ts";
+import type { WriterFence } from "../store/index.ts";
 
 // Which replica writes. With PostgreSQL, several replicas may share the store, and they elect
-// one on a Lease; with the embedded store, one process alone may open it, so it always writes.
+// one on a Lease; the leader claims its term in the store before it writes, and its writes of
+// derived state carry that term (the fence), so that a leader deposed while it was paused
+// cannot write twice. With the embedded store, one process alone may open it: it always writes,
+// unfenced.
 
 export interface Leadership {
   /** Whether this replica writes now. */
   leading(): boolean;
+  /** What this replica's writes of derived state carry; undefined when nothing is fenced. */
+  fence(): WriterFence | undefined;
   /** This replica's term while it leads, and who leads as last seen. */
   state(): LeaseState;
-  /** Told when this replica starts or stops leading, or another leader is seen. */
+  /** Told when this replica starts or stops writing, or another leader is seen. */
   onChange(listener: () => void): () => void;
   stop(): Promise<void>;
 }
@@ -18,11 +24,11 @@ export interface Leadership {
 /** The embedded store's one process. */
 export function soleWriter(replica: string): Leadership {
   const state: LeaseState = { leading: { term: 0 }, holder: replica };
-  return { leading: () => true, state: () => state, onChange: () => () => {}, stop: async () => {} };
+  return { leading: () => true, fence: () => undefined, state: () => state, onChange: () => () => {}, stop: async () => {} };
 }
 
-/** Elected on the configured Lease, as `replica`. */
-export function electedLeadership(connection: ClusterConnection, config: LeaderElectionConfig, replica: string): Leadership {
+/** Elected on the configured Lease, as `replica`; `claim` records a won term in the store (false: a newer one is there). */
+export function electedLeadership(connection: ClusterConnection, config: LeaderElectionConfig, replica: string, claim: (fence: WriterFence) => Promise<boolean>): Leadership {
   const elector = new LeaderElector(connection, {
     namespace: config.namespace,
     name: config.leaseName,
@@ -32,12 +38,56 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
     retryPeriodMs: config.retryPeriodMs,
     onError: (error) => console.warn(`berth: leader election on Lease ${config.namespace}/${config.leaseName}: ${(error as Error)?.message ?? String(error)}`),
   });
-  elector.onChange((state) => console.log(state.leading ? `berth: ${replica} leads (term ${state.leading.term})` : `berth: ${replica} follows ${state.holder ?? "no leader yet"}`));
+  const listeners = new Set<() => void>();
+  const tell = () => listeners.forEach((listener) => listener());
+  let claimed: WriterFence | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const currentTerm = () => elector.leadership.leading?.term ?? null;
+
+  // Until the term is claimed in the store, this replica holds the Lease but writes nothing.
+  const claimTerm = async (term: number) => {
+    const fence = { lease: config.leaseName, term };
+    const won = await claim(fence).catch((error: unknown) => {
+      console.warn(`berth: claiming term ${term} in the store: ${(error as Error)?.message ?? String(error)} (trying again)`);
+      return null;
+    });
+    if (currentTerm() !== term) return;
+    if (won === null) {
+      retry = setTimeout(() => void claimTerm(term), config.retryPeriodMs);
+      retry.unref?.();
+      return;
+    }
+    if (!won) {
+      console.warn(`berth: ${replica} holds the Lease in term ${term}, but the store has a newer term: it writes nothing`);
+      return;
+    }
+    claimed = fence;
+    tell();
+  };
+
+  elector.onChange((state) => {
+    clearTimeout(retry);
+    const term = state.leading?.term ?? null;
+    if (claimed && claimed.term !== term) claimed = null;
+    console.log(state.leading ? `berth: ${replica} leads (term ${state.leading.term})` : `berth: ${replica} follows ${state.holder ?? "no leader yet"}`);
+    if (term !== null && !claimed) void claimTerm(term);
+    tell();
+  });
   elector.start();
+  const writing = () => claimed !== null && claimed.term === currentTerm() && elector.isLeading();
   return {
-    leading: () => elector.isLeading(),
+    leading: writing,
+    // Always a fence when elected: one no term matches until a term is claimed, so that a write
+    // that slipped past leading() is refused rather than let through unfenced.
+    fence: () => claimed ?? { lease: config.leaseName, term: -1 },
     state: () => elector.leadership,
-    onChange: (listener) => elector.onChange(() => listener()),
-    stop: () => elector.stop(),
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop: async () => {
+      clearTimeout(retry);
+      await elector.stop();
+    },
   };
 }

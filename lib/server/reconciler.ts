@@ -63,6 +63,7 @@ export function startReconciler(
       namespaces: watchScope(config.namespaces),
       ...shared,
       leading: () => leadership.leading(),
+      fence: () => leadership.fence(),
       onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
     });
     const current = reconciler;

@@ -87,7 +87,9 @@ async function start(): Promise<Runtime> {
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
   const maintenanceRuns = new OperationsInFlight({ ...shared, kind: "maintenance" });
-  const leadership = config.leaderElection ? electedLeadership(cluster.connection, config.leaderElection, replica) : soleWriter(replica);
+  const leadership = config.leaderElection
+    ? electedLeadership(cluster.connection, config.leaderElection, replica, (fence) => store.writerTerms.claim(fence, replica, new Date()))
+    : soleWriter(replica);
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, maintenanceRuns, leadership);
   const rateLimits = new RateLimits(config.limits);
   const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, leadership, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };

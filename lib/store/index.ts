@@ -8,3 +8,4 @@ export { SandboxNameTakenError, SandboxNotFoundError, type NewSandbox } from "./
 export type { StoredGatewaySetting, GatewaySettingKey } from "./settings-repository.ts";
 export { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";
 export { OperationInFlightError, type OperationKind, type OperationRepository, type RunningOperation } from "./operation-repository.ts";
+export { DeposedWriterError, type WriterFence } from "./writer-term-repository.ts";

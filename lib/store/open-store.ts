@@ -8,6 +8,7 @@ import { auditRepository } from "./audit-repository.ts";
 import { checkpointRepository } from "./checkpoint-repository.ts";
 import { maintenanceRepository } from "./maintenance-repository.ts";
 import { operationRepository } from "./operation-repository.ts";
+import { writerTermRepository } from "./writer-term-repository.ts";
 import { lockDataDir, type DataDirLock } from "../platform/data-dir-lock.ts";
 import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport } from "./migrator.ts";
 import { createPrismaClient, type Db } from "./prisma-client.ts";
@@ -35,6 +36,8 @@ export interface Store {
   readonly maintenance: ReturnType<typeof maintenanceRepository>;
   /** Creates, deletes and checkpoints running in any replica. */
   readonly operations: ReturnType<typeof operationRepository>;
+  /** The elected writer's term, which fenced writes must carry. */
+  readonly writerTerms: ReturnType<typeof writerTermRepository>;
   /** Answers a trivial query; throws if the database cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -49,6 +52,7 @@ function repositories(db: Db, notifications: StoreNotifications) {
     audit: auditRepository(db),
     maintenance: maintenanceRepository(db),
     operations: operationRepository(db, notifications),
+    writerTerms: writerTermRepository(db),
     async ping() {
       await db.$queryRaw`SELECT 1`;
     },

@@ -2,8 +2,9 @@ import { sandboxRecordSchema, type Page, type SandboxOrigin, type SandboxRecord 
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
 import { decodeCursor, encodeCursor, UUID_SHAPE } from "./cursor.ts";
-import { type Db, isNotFound, isUniqueViolation, toJson, Prisma } from "./prisma-client.ts";
+import { type Db, type Tx, isNotFound, isUniqueViolation, toJson, Prisma } from "./prisma-client.ts";
 import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
+import { checkFence, type WriterFence } from "./writer-term-repository.ts";
 
 export class SandboxNameTakenError extends Error {
   constructor(
@@ -136,10 +137,13 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
       return all;
     },
 
-    /** Replaces the derived status with what was last observed (level-triggered: whole, not a delta). */
-    async saveStatus(id: string, status: SandboxStatus): Promise<SandboxRecord> {
-      try {
-        const row = await db.sandbox.update({
+    /**
+     * Replaces the derived status with what was last observed (level-triggered: whole, not a
+     * delta). With a fence, only while its term is the writer's (DeposedWriterError otherwise).
+     */
+    async saveStatus(id: string, status: SandboxStatus, fence?: WriterFence): Promise<SandboxRecord> {
+      const update = (client: Db | Tx) =>
+        client.sandbox.update({
           where: { id },
           data: {
             phase: status.phase,
@@ -154,6 +158,13 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
             statusDetails: toJson(status.details),
           },
         });
+      try {
+        const row = fence
+          ? await db.$transaction(async (tx) => {
+              await checkFence(tx, fence);
+              return update(tx);
+            })
+          : await update(db);
         return await announce(id, toRecord(row));
       } catch (error) {
         if (isNotFound(error)) throw new SandboxNotFoundError(id);

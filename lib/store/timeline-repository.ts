@@ -1,6 +1,7 @@
 import { newTimelineEventSchema, timelineEventSchema, type NewTimelineEvent, type TimelineEvent } from "../domain/timeline.ts";
 import { type Db, toJson, Prisma } from "./prisma-client.ts";
 import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
+import { checkFence, type WriterFence } from "./writer-term-repository.ts";
 
 // Readers resume from "the last id I saw" (SSE Last-Event-ID). That is only safe if ids become
 // visible in increasing order; a sequence alone does not promise it with concurrent writers
@@ -19,9 +20,11 @@ const afterId = (id: string | undefined) => (id === undefined ? undefined : { gt
 
 export function timelineRepository(db: Db, notifications: StoreNotifications) {
   return {
-    async appendEvent(event: NewTimelineEvent): Promise<TimelineEvent> {
+    /** Appends the event; with a fence, only while its term is the writer's (DeposedWriterError otherwise). */
+    async appendEvent(event: NewTimelineEvent, fence?: WriterFence): Promise<TimelineEvent> {
       const valid = newTimelineEventSchema.parse(event);
       const row = await db.$transaction(async (tx) => {
+        await checkFence(tx, fence);
         await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
         const created = await tx.timelineEvent.create({ data: { ...valid, data: toJson(valid.data) } });
         // Sent at commit, in commit order, to every process listening (other replicas).
