@@ -136,7 +136,7 @@ export async function lockDataDir(dataDir: string, options: LockOptions = {}): P
       if (why === null) {
         // Released while it was watched: free to take.
         if (readLockText(lockPath) === null) continue;
-        throw new DataDirInUseError(dataDir, owner ?? parseOwner(readLockText(lockPath)) ?? unknownOwner);
+        throw new DataDirInUseError(dataDir, owner ?? unknownOwner);
       }
       // Removed only if it is still the lock judged stale: another process may have taken it over meanwhile.
       if (readLockText(lockPath) === text) rmSync(lockPath, { force: true });

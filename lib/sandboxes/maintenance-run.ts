@@ -119,9 +119,7 @@ export class MaintenanceRunner {
     if (!preview) throw new NodeNotFoundError(node);
     const id = randomUUID();
     const entry: RunInProgress = { abort: new AbortController(), nodes: nodeResources(as) };
-    let stored: (run: MaintenanceRun) => void = () => {};
-    const started = new Promise<MaintenanceRun>((resolve, reject) => {
-      stored = resolve;
+    return new Promise<MaintenanceRun>((resolve, reject) => {
       this.running.set(id, entry);
       // Registered for every replica to see for as long as it runs, from before it is stored.
       entry.done = (this.deps.maintenanceRuns ?? untracked)
@@ -130,13 +128,12 @@ export class MaintenanceRunner {
           const run = await this.deps.store.maintenance.startRun({ id, node, actor, options, startedAt: this.now() }).catch((error: unknown) => {
             throw error instanceof MaintenanceAlreadyRunningError ? new MaintenanceConflictError(node, error.runId) : error;
           });
-          stored(run);
+          resolve(run);
           return this.execute(run, preview, entry.abort.signal);
         })
         .finally(() => this.running.delete(id));
       entry.done.catch(reject);
     });
-    return started;
   }
 
   /** Asks a running run to stop after its current step; false when no such run is running here. */

@@ -1,6 +1,6 @@
 import protobuf from "protobufjs/minimal.js";
 import { isRecord } from "../../objects.ts";
-import { isOwnJsonType, type FieldDescriptor, type KubeSchema, type OwnJsonType, type ScalarType } from "./kube-schema.ts";
+import { isOwnJsonType, isScalarType, type FieldDescriptor, type KubeSchema, type OwnJsonType, type ScalarType } from "./kube-schema.ts";
 
 // One message between its protobuf bytes and its Kubernetes JSON, driven by the generated schema.
 // The JSON is what Kubernetes' own JSON serializer would write for the Go value the bytes carry:
@@ -301,23 +301,7 @@ function shortName(type: string): string {
 }
 
 function isZeroScalar(field: FieldDescriptor, value: Json): boolean {
-  if (field.repeated || field.map) return false;
-  switch (field.type) {
-    case "string":
-    case "bytes":
-      return value === "";
-    case "bool":
-      return value === false;
-    case "int32":
-    case "int64":
-    case "uint32":
-    case "uint64":
-    case "double":
-    case "float":
-      return value === 0;
-    default:
-      return false;
-  }
+  return !field.repeated && !field.map && isScalarType(field.type) && value === zeroOf(field.type);
 }
 
 function zeroOf(type: string): Json {
