@@ -8,7 +8,7 @@ import path from "node:path";
 import { maintenanceOptionsSchema } from "../lib/domain/maintenance.ts";
 import { nodeResources } from "../lib/kube/node-resources.ts";
 import { checkpointSandbox } from "../lib/sandboxes/checkpoint-sandbox.ts";
-import { MaintenanceRunner } from "../lib/sandboxes/maintenance-run.ts";
+import { maintenanceIn } from "../lib/sandboxes/testing/maintenance.ts";
 import { startReconciledWorld, type ReconciledWorld } from "../lib/sandboxes/testing/reconciled-world.ts";
 import { eventually } from "../lib/sim/testing/eventually.ts";
 import { openStore } from "../lib/store/index.ts";
@@ -46,9 +46,9 @@ export async function benchMaintenance(): Promise<MaintenanceBenchResult> {
   {
     const { world } = await loadedNode();
     try {
-      const runner = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
+      const maintenance = maintenanceIn(world, { retryMs: 200 });
       const began = performance.now();
-      const run = await runner.finished((await runner.start("worker-1", options, anActor("bench"), world.deps.connection)).id);
+      const run = await maintenance.runToEnd("worker-1", options, anActor("bench")).finally(() => maintenance.runner.stop());
       maintenanceRunMs = performance.now() - began;
       if (run?.state !== "Succeeded") throw new Error(`the maintenance run ended ${run?.state}: ${run?.message}`);
     } finally {

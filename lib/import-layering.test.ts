@@ -81,9 +81,9 @@ const COMPUTED_IMPORTS = new Map([
   // package's entry, which imports a .wasm file. The schema engine of the migration writer, not
   // the Prisma client.
   ["scripts/new-migration.ts", 1],
-  // The authorization matrix's harness loads the route module of each row of the endpoint table
-  // by its path: a route added later is reached without anyone listing it.
-  ["app/api/testing/api-under-test.ts", 1],
+  // The API test harnesses load the route module of each row of the endpoint table by its path:
+  // a route added later is reached without anyone listing it.
+  ["app/api/testing/route-modules.ts", 1],
 ]);
 
 const scanned = sourceFiles().map((file) => importsOf(file, readFileSync(path.join(ROOT, file), "utf8")));

@@ -9,7 +9,7 @@
 //   store (pg)     the store suites again on PostgreSQL (BERTH_TEST_DATABASE_URL's, or the machine's
 //                  own, started for the run and stopped after it), with what needs several
 //                  processes on one database: the timeline feed across replicas, and three
-//                  replica processes whose leader is killed (lib/server/replicas.test.ts)
+//                  replica processes whose leader is killed (app/api/replicas.test.ts)
 //   chart          the Helm chart: lint, golden renders, schema refusals (helm built once from Go)
 //   cluster        `npm run test:cluster`: the driver suite on a real control plane built from Go,
 //                  as cluster-admin and as the chart's service account, and the chart's RBAC
@@ -72,7 +72,7 @@ const steps: Step[] = [
   },
   {
     name: "store (pg)",
-    command: ["npx", "vitest", "run", "lib/store", "lib/events/timeline-feed.test.ts", "lib/server/replicas.test.ts", "--exclude", "lib/store/embedded-store-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
+    command: ["npx", "vitest", "run", "lib/store", "lib/events/timeline-feed.test.ts", "app/api/replicas.test.ts", "--exclude", "lib/store/embedded-store-lock.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath("pg")}`],
     env: { BERTH_TEST_DATABASE_URL: postgresUrl ?? "" },
     report: vitestCounts,
     reportFile: reportPath("pg"),

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { drainOutcomeSchema } from "./maintenance-preview.ts";
+import { personSchema } from "./person.ts";
 
 // Planned maintenance of a node: what a run is asked to do, and how far it got.
 
@@ -12,6 +14,7 @@ export const maintenanceOptionsSchema = z.strictObject({
 });
 export type MaintenanceOptions = z.infer<typeof maintenanceOptionsSchema>;
 
+/** Interrupted: closed by an older console that stopped mid-run; runs are resumed now instead. */
 export const MAINTENANCE_RUN_STATES = ["Running", "Blocked", "Succeeded", "Failed", "Cancelled", "Interrupted"] as const;
 export const maintenanceRunStateSchema = z.enum(MAINTENANCE_RUN_STATES);
 export type MaintenanceRunState = z.infer<typeof maintenanceRunStateSchema>;
@@ -40,6 +43,10 @@ export const sandboxProgressSchema = z.object({
   step: sandboxMaintenanceStepSchema,
   message: z.string(),
   checkpointId: z.string().nullable(),
+  /** What the drain was predicted to do to it when the run was asked for. */
+  outcome: drainOutcomeSchema.default("moves"),
+  /** The pod that was evicted, so that whoever resumes the run knows its replacement from it. */
+  podUid: z.string().nullable().default(null),
 });
 export type SandboxProgress = z.infer<typeof sandboxProgressSchema>;
 
@@ -48,6 +55,7 @@ export const podProgressSchema = z.object({
   pod: z.string(),
   step: z.enum(["Pending", "Evicted", "Skipped", "Failed"]),
   message: z.string(),
+  outcome: drainOutcomeSchema.default("evicted"),
 });
 export type PodProgress = z.infer<typeof podProgressSchema>;
 
@@ -60,12 +68,29 @@ export type MaintenanceProgress = z.infer<typeof maintenanceProgressSchema>;
 export const budgetRefSchema = z.object({ namespace: z.string(), name: z.string() });
 export type BudgetRef = z.infer<typeof budgetRefSchema>;
 
+/**
+ * Whose authority a run's cordon and evictions carry, kept for as long as it runs, in whichever
+ * replica: Berth's own, or the person's, impersonated. A bearer token is never kept: its owner,
+ * as Kubernetes named them when the run was asked for, is impersonated instead.
+ */
+export const runAuthoritySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("berth") }),
+  z.object({ kind: z.literal("impersonate"), person: personSchema }),
+]);
+export type RunAuthority = z.infer<typeof runAuthoritySchema>;
+
 export const maintenanceRunSchema = z.object({
   id: z.uuid(),
   node: z.string(),
   state: maintenanceRunStateSchema,
   actor: z.string(),
   actorGroups: z.array(z.string()),
+  /** Asked to stop after its current step; it is still Running until it has. */
+  cancelRequested: z.boolean(),
+  /** How many times a writer took it up: more than 1 when it was resumed after a failover or restart. */
+  attempts: z.int(),
+  /** The replica running it, or that ran it last; null until one takes it up. */
+  runBy: z.string().nullable(),
   options: maintenanceOptionsSchema,
   progress: maintenanceProgressSchema,
   relaxedBudgets: z.array(budgetRefSchema),

@@ -92,6 +92,17 @@ function withToken(base: KubeConfig, token: string): KubeConfig {
   return config;
 }
 
+/**
+ * A credential that can be kept, for work that outlives the request (a maintenance run, which
+ * the elected writer runs, perhaps in another replica): a bearer token is never kept, so its
+ * owner, as Kubernetes named them, is impersonated instead.
+ */
+export function lastingCredential(credential: KubeCredential, person: Person | null): Exclude<KubeCredential, { kind: "token" }> {
+  if (credential.kind !== "token") return credential;
+  if (!person) throw new Error("a token's owner is needed to keep its authority");
+  return { kind: "impersonate", person };
+}
+
 /** The connection to use for a call made with `credential`'s authority. */
 export function connectionFor(berth: ClusterConnection, credential: KubeCredential): ClusterConnection {
   switch (credential.kind) {

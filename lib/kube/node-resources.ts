@@ -15,15 +15,17 @@ export function nodeResources(connection: ClusterConnection) {
 
     /**
      * One eviction through the Eviction API: "evicted", "refused" when a budget says no (429,
-     * try again later), or "gone" when the pod is not there any more.
+     * try again later), or "gone" when the pod is not there any more. With `uid`, only that pod:
+     * a replacement under the same name is "gone" for this purpose, never evicted.
      */
-    async evictPod(namespace: string, name: string): Promise<"evicted" | "refused" | "gone"> {
+    async evictPod(namespace: string, name: string, uid?: string): Promise<"evicted" | "refused" | "gone"> {
+      const deleteOptions = uid ? { deleteOptions: { preconditions: { uid } } } : {};
       try {
-        await kube(() => core.createNamespacedPodEviction({ namespace, name, body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { namespace, name } } }));
+        await kube(() => core.createNamespacedPodEviction({ namespace, name, body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { namespace, name }, ...deleteOptions } }));
         return "evicted";
       } catch (error) {
         if (error instanceof KubeApiError && error.code === 429) return "refused";
-        if (error instanceof KubeApiError && error.notFound) return "gone";
+        if (error instanceof KubeApiError && (error.notFound || (uid !== undefined && error.conflict))) return "gone";
         throw error;
       }
     },

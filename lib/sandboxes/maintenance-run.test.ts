@@ -5,13 +5,15 @@ import { maintenanceOptionsSchema } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { eventually } from "../sim/testing/eventually.ts";
-import { MaintenanceConflictError, MaintenanceRunner } from "./maintenance-run.ts";
-import { OperationsInFlight } from "./operations-in-flight.ts";
+import { MaintenanceConflictError, requestCancel } from "./maintenance-requests.ts";
+import { SandboxStateError } from "./lifecycle-errors.ts";
+import { maintenanceIn, type Maintenance } from "./testing/maintenance.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 
 // Planned maintenance of a node against the embedded cluster (portable storage, two workers):
 // checkpoint, obey each sandbox's checkpoint failure policy, relax a budget only for its own
-// eviction, move the sandboxes, put the budgets back — and a run a stopped console left behind.
+// eviction, move the sandboxes, put the budgets back — run by the writer alone, stopped when
+// asked from anywhere, and resumed by the next writer from where the last one stopped.
 
 const OPTIONS = maintenanceOptionsSchema.parse({ evictionTimeoutSeconds: 5, replacementTimeoutSeconds: 20 });
 const OK_HOOK = ["sh", "-c", "echo saved > /sandbox/saved.txt"];
@@ -20,7 +22,6 @@ const OVERRUNNING = { checkpointHook: ["sh", "-c", "sleep 3600"], checkpointGrac
 
 interface Maintained {
   world: ReconciledWorld;
-  runner: MaintenanceRunner;
   sandboxes: Record<string, SandboxRecord>;
 }
 
@@ -34,8 +35,7 @@ async function sandboxesOnWorker1(specs: Record<string, Record<string, unknown>>
   await eventually(() => {
     if (world.reconciler.nodeViews().find((node) => node.name === "worker-2")?.cordoned !== false) throw new Error("worker-2 not seen uncordoned yet");
   });
-  const runner = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 50 });
-  return { world, runner, sandboxes };
+  return { world, sandboxes };
 }
 
 const stepOf = (run: MaintenanceRun, name: string) => run.progress.sandboxes.find((entry) => entry.name === name)?.step;
@@ -43,16 +43,24 @@ const budgetMinAvailable = async (world: ReconciledWorld, name: string) => (awai
 
 describe("maintenance of a node whose sandboxes checkpoint fine", () => {
   let maintained: Maintained;
+  let maintenance: Maintenance;
   let run: MaintenanceRun;
   beforeAll(async () => {
     maintained = await sandboxesOnWorker1({
       plain: { disruptionPolicy: { checkpointHook: OK_HOOK } },
       guarded: { disruptionPolicy: { checkpointHook: OK_HOOK, evictionProtection: true } },
     });
-    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
-    run = (await maintained.runner.finished(started.id))!;
+    maintenance = maintenanceIn(maintained.world);
+    run = await maintenance.runToEnd("worker-1", OPTIONS);
   }, 90_000);
-  afterAll(() => maintained?.world.stop());
+  afterAll(async () => {
+    maintenance?.runner.stop();
+    await maintained?.world.stop();
+  });
+
+  it("is run once, by the writer", () => {
+    expect([run.attempts, run.runBy]).toEqual([1, "test-writer"]);
+  });
 
   it("succeeds", () => {
     expect([run.state, run.message]).toEqual(["Succeeded", expect.stringContaining("2 moved")]);
@@ -79,6 +87,7 @@ describe("maintenance of a node whose sandboxes checkpoint fine", () => {
 
 describe("maintenance when checkpoint hooks overrun their deadline", () => {
   let maintained: Maintained;
+  let maintenance: Maintenance;
   let run: MaintenanceRun;
   beforeAll(async () => {
     maintained = await sandboxesOnWorker1({
@@ -87,10 +96,13 @@ describe("maintenance when checkpoint hooks overrun their deadline", () => {
       waiter: { disruptionPolicy: { ...OVERRUNNING, checkpointFailurePolicy: "ProceedAfterTimeout" } },
       "fast-failer": { disruptionPolicy: { checkpointHook: ["sh", "-c", "exit 1"], checkpointGracePeriodSeconds: 2, terminationGracePeriodSeconds: 30, checkpointFailurePolicy: "ProceedAfterTimeout" } },
     });
-    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
-    run = (await maintained.runner.finished(started.id))!;
+    maintenance = maintenanceIn(maintained.world);
+    run = await maintenance.runToEnd("worker-1", OPTIONS);
   }, 90_000);
-  afterAll(() => maintained?.world.stop());
+  afterAll(async () => {
+    maintenance?.runner.stop();
+    await maintained?.world.stop();
+  });
 
   it("records each checkpoint as TimedOut", async () => {
     const overrunning = ["blocker", "proceeder", "waiter"].map((name) => maintained.sandboxes[name]!);
@@ -123,76 +135,135 @@ describe("maintenance when checkpoint hooks overrun their deadline", () => {
   });
 });
 
-describe("a run a stopped console left behind", () => {
-  let maintained: Maintained;
-  let closed: MaintenanceRun[];
-  beforeAll(async () => {
-    maintained = await sandboxesOnWorker1({ guarded: { disruptionPolicy: { evictionProtection: true } } });
-    const { store, resources } = maintained.world.deps;
-    // What the stopped console had done: started, relaxed the budget, then nothing more.
-    const left = await store.maintenance.startRun({ node: "worker-1", actor: anActor("ops"), options: OPTIONS, startedAt: new Date() });
-    const budget = { namespace: "default", name: podDisruptionBudgetName("guarded") };
-    await store.maintenance.saveProgress(left.id, { sandboxes: [{ sandboxId: maintained.sandboxes.guarded!.id, name: "guarded", namespace: "default", step: "Evicting", message: "", checkpointId: null }], pods: [] }, [budget]);
-    await resources.setBudgetMinAvailable(budget.namespace, budget.name, 0);
-    closed = await maintained.runner.closeInterrupted();
-  }, 60_000);
-  afterAll(() => maintained?.world.stop());
+/** What a writer that stopped mid-run had saved: `guarded` evicting behind its relaxed budget, `saved` checkpointing. */
+async function runLeftBehind(maintained: Maintained): Promise<MaintenanceRun> {
+  const { world, sandboxes } = maintained;
+  const { store, resources } = world.deps;
+  const left = await maintenanceIn(world, { writer: { replica: "stopped", leading: () => false, fence: () => undefined } }).request("worker-1", OPTIONS);
+  await store.maintenance.takeRun(left.id, "stopped-writer");
+  const budget = { namespace: "default", name: podDisruptionBudgetName("guarded") };
+  const saved = await store.checkpoints.startCheckpoint({ sandboxId: sandboxes.saved!.id, trigger: "Maintenance", startedAt: new Date() });
+  await store.checkpoints.finishCheckpoint(saved.id, { result: "Succeeded", markerWritten: true }, new Date());
+  const step = (name: string) => left.progress.sandboxes.find((entry) => entry.name === name)!;
+  await store.maintenance.saveProgress(left.id, {
+    sandboxes: [
+      { ...step("guarded"), step: "Evicting", podUid: sandboxes.guarded!.podUid },
+      { ...step("saved"), step: "Checkpointing" },
+    ],
+    pods: [],
+  }, [budget]);
+  await resources.setBudgetMinAvailable(budget.namespace, budget.name, 0);
+  return left;
+}
 
-  it("is closed as Interrupted, saying where it stopped", () => {
-    expect([closed[0]?.state, closed[0]?.message]).toEqual(["Interrupted", expect.stringContaining("guarded: Evicting")]);
+describe("a run whose writer stopped mid-run, taken up by the next writer", () => {
+  let maintained: Maintained;
+  let maintenance: Maintenance;
+  let run: MaintenanceRun;
+  beforeAll(async () => {
+    maintained = await sandboxesOnWorker1({
+      guarded: { disruptionPolicy: { checkpointHook: OK_HOOK, evictionProtection: true } },
+      saved: { disruptionPolicy: { checkpointHook: OK_HOOK } },
+    });
+    const left = await runLeftBehind(maintained);
+    maintenance = maintenanceIn(maintained.world);
+    run = (await maintenance.runner.finished(left.id))!;
+  }, 90_000);
+  afterAll(async () => {
+    maintenance?.runner.stop();
+    await maintained?.world.stop();
   });
 
-  it("never leaves a budget relaxed", async () => {
-    expect(await budgetMinAvailable(maintained.world, "guarded")).toBe(1);
+  it("is resumed, in a second attempt, and succeeds", () => {
+    expect([run.state, run.attempts, run.runBy]).toEqual(["Succeeded", 2, "test-writer"]);
+  });
+
+  it("says on the timeline that it was resumed, and where it was", async () => {
+    const told = await maintained.world.deps.store.timeline.listAfter({ limit: 1_000 });
+    expect(told.find((event) => event.reason === "MaintenanceResumed")?.message).toContain("guarded: Evicting; saved: Checkpointing");
+  });
+
+  it("moves the sandbox it was evicting", async () => {
+    const record = await maintained.world.deps.store.sandboxes.getSandbox(maintained.sandboxes.guarded!.id);
+    expect([stepOf(run, "guarded"), record?.nodeName]).toEqual(["Replaced", "worker-2"]);
+  });
+
+  it("checkpoints no sandbox a second time", async () => {
+    const checkpoints = await Promise.all(["guarded", "saved"].map((name) => maintained.world.deps.store.checkpoints.listCheckpoints(maintained.sandboxes[name]!.id)));
+    expect(checkpoints.map((made) => made.length)).toEqual([0, 1]);
+  });
+
+  it("puts back the budget the stopped writer had relaxed", async () => {
+    expect([await budgetMinAvailable(maintained.world, "guarded"), run.relaxedBudgets]).toEqual([1, []]);
   });
 });
 
-describe("a cancelled run", () => {
+const SLOW_HOOK = { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 };
+
+describe("a run cancelled through another replica", () => {
   let maintained: Maintained;
+  let maintenance: Maintenance;
   let run: MaintenanceRun;
   beforeAll(async () => {
-    maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 } } });
-    const started = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection);
-    maintained.runner.cancel(started.id);
-    run = (await maintained.runner.finished(started.id))!;
+    maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: SLOW_HOOK } });
+    maintenance = maintenanceIn(maintained.world);
+    const started = await maintenance.request("worker-1", OPTIONS);
+    await eventually(async () => expect(stepOf((await maintained.world.deps.store.maintenance.getRun(started.id))!, "slow")).toBe("Checkpointing"));
+    // What a replica that does not run it does with POST /api/v1/maintenance/{id}/cancel.
+    await requestCancel(maintained.world.deps.store, started.id);
+    run = (await maintenance.runner.finished(started.id))!;
   }, 60_000);
-  afterAll(() => maintained?.world.stop());
+  afterAll(async () => {
+    maintenance?.runner.stop();
+    await maintained?.world.stop();
+  });
 
   it("ends Cancelled without evicting anything", async () => {
     const pod = await maintained.world.deps.resources.readPod("default", "slow");
     expect([run.state, pod?.metadata?.uid]).toEqual(["Cancelled", maintained.sandboxes.slow!.podUid]);
   });
+
+  it("cannot be cancelled again once it has ended", async () => {
+    await expect(requestCancel(maintained.world.deps.store, run.id)).rejects.toThrow(SandboxStateError);
+  });
 });
 
-describe("a run in flight, seen from another replica", () => {
+describe("runs and replicas that do not write", () => {
   let maintained: Maintained;
+  let follower: Maintenance;
+  let leader: Maintenance;
+  let leading = true;
   let first: MaintenanceRun;
-  let otherReplica: MaintenanceRunner;
   beforeAll(async () => {
-    maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: { checkpointHook: ["sh", "-c", "sleep 200"], checkpointGracePeriodSeconds: 20, terminationGracePeriodSeconds: 30 } } });
-    const { world } = maintained;
-    const replica = (name: string) => new MaintenanceRunner({
-      ...world.deps,
-      maintenanceRuns: new OperationsInFlight({ kind: "maintenance", replica: name, operations: world.deps.store.operations }),
-      preview: (node) => world.reconciler.maintenancePreview(node),
-      retryMs: 50,
-    });
-    maintained.runner = replica("replica-a");
-    otherReplica = replica("replica-b");
-    first = await maintained.runner.start("worker-1", OPTIONS, anActor("ops"), world.deps.connection);
+    maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: SLOW_HOOK } });
+    follower = maintenanceIn(maintained.world, { writer: { replica: "follower", leading: () => false, fence: () => undefined } });
+    leader = maintenanceIn(maintained.world, { writer: { replica: "leader", leading: () => leading, fence: () => undefined } });
+    first = await follower.request("worker-1", OPTIONS);
+    await eventually(async () => expect(stepOf((await maintained.world.deps.store.maintenance.getRun(first.id))!, "slow")).toBe("Checkpointing"));
   }, 60_000);
   afterAll(async () => {
-    maintained?.runner.cancel(first.id);
-    await maintained?.runner.finished(first.id);
+    leading = true;
+    await maintained?.world.deps.store.maintenance.requestCancel(first.id);
+    leader?.runner.poke();
+    await leader?.runner.finished(first.id);
+    leader?.runner.stop();
+    follower?.runner.stop();
     await maintained?.world.stop();
   });
 
-  it("refuses a second run on its node, naming the running one", async () => {
-    await expect(otherReplica.start("worker-1", OPTIONS, anActor("ops"), maintained.world.deps.connection)).rejects.toThrow(new MaintenanceConflictError("worker-1", first.id));
+  it("is run by the writer, not by the replica that was asked", async () => {
+    const run = await maintained.world.deps.store.maintenance.getRun(first.id);
+    expect([run?.runBy, leader.runner.runs(first.id), follower.runner.runs(first.id)]).toEqual(["leader", true, false]);
   });
 
-  it("is not closed as one a stopped console left behind when another replica starts", async () => {
-    const closed = await otherReplica.closeInterrupted();
-    expect({ closed: closed.map((run) => run.id), state: (await maintained.world.deps.store.maintenance.getRun(first.id))?.state }).toEqual({ closed: [], state: "Running" });
+  it("refuses a second run on its node, naming the running one", async () => {
+    await expect(leader.request("worker-1", OPTIONS)).rejects.toThrow(new MaintenanceConflictError("worker-1", first.id));
+  });
+
+  it("is left Running, for the next writer, by a writer deposed mid-run", async () => {
+    leading = false;
+    leader.runner.poke();
+    await eventually(() => expect(leader.runner.runs(first.id)).toBe(false));
+    expect((await maintained.world.deps.store.maintenance.getRun(first.id))?.state).toBe("Running");
   });
 });

@@ -7,7 +7,7 @@ import { ENDPOINTS, type Endpoint, type EndpointId } from "../domain/endpoints.t
 import { problemsFromZodError } from "../domain/problems.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { Caller } from "../identity/authenticate.ts";
-import { connectionFor } from "../kube/acting-as.ts";
+import { connectionFor, type KubeCredential } from "../kube/acting-as.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { PEER_ADDRESS_HEADER } from "../platform/peer-address.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
@@ -49,6 +49,8 @@ export interface EndpointCall<E extends Endpoint> {
   sandbox: SandboxOf<E>;
   /** Who the change is made by, for the audit log. */
   actor: Actor;
+  /** Whose authority the caller's Kubernetes calls carry. */
+  credential: KubeCredential;
   /** Kubernetes, as the caller (their impersonated identity, or their own token). */
   kube(): ClusterConnection;
 }
@@ -237,7 +239,7 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
       const body = endpoint.body && json !== undefined && !endpoint.body.validatedByHandler ? parseBody(endpoint.body.schema, json) : undefined;
       const actor: Actor = caller ? { username: caller.person.username, groups: caller.person.groups, requestId } : { username: "anonymous", groups: [], requestId };
       const berthConnection = runtime.cluster.connection;
-      const credential = caller?.credential;
+      const credential: KubeCredential = caller?.credential ?? { kind: "berth" };
       const response = await handler({
         request,
         requestId,
@@ -249,7 +251,8 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
         json,
         sandbox: sandbox as SandboxOf<(typeof ENDPOINTS)[Id]>,
         actor,
-        kube: () => connectionFor(berthConnection, credential ?? { kind: "berth" }),
+        credential,
+        kube: () => connectionFor(berthConnection, credential),
       });
       if (endpoint.audit?.recordedBy === "edge" && response.ok) await record(runtime, endpoint, auditTarget(params, json), actor, "Allowed", "Succeeded", {});
       if (caller?.renewedSession) {

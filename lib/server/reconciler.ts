@@ -3,7 +3,7 @@ import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import type { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
 import type { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { StatusReconciler } from "../sandboxes/status-reconciler.ts";
-import { MaintenanceRunner } from "../sandboxes/maintenance-run.ts";
+import { MaintenanceRunner } from "../sandboxes/maintenance-runner.ts";
 import { sandboxResources } from "../kube/sandbox-resources.ts";
 import type { Store } from "../store/index.ts";
 import type { RuntimeCluster } from "./cluster.ts";
@@ -13,12 +13,11 @@ import { watchScope } from "./managed-namespaces.ts";
 // Starts the status reconciler — and the maintenance runner, which reads what it watches — once
 // per server process, in the background: a slow or unreachable cluster must not hold up the
 // console, and a cluster without the agent-sandbox CRDs gets them as soon as they are served.
-// Every replica runs them, for their caches and reads; only the leader (`leadership`) writes. The
-// leader closes maintenance runs a stopped console left behind (no replica runs them), their
-// budgets restored, when it starts leading and every minute after: a replica can stop at any time.
+// Every replica runs the reconciler, for its caches and reads; only the leader (`leadership`)
+// writes, and only the leader runs maintenance: it takes up every stored run no replica runs,
+// new or left behind by a leader that stopped, and resumes it where it was.
 
 const RETRY_MS = 30_000;
-const CLOSE_INTERRUPTED_EVERY_MS = 60_000;
 
 export interface RunningReconciler {
   /** The reconciler once its watches have synced; null before (or with no cluster to watch). */
@@ -33,19 +32,14 @@ export function startReconciler(
   store: Store,
   cluster: RuntimeCluster,
   shared: { inFlight: OperationsInFlight; live: LiveSandboxes; checkpointing: OperationsInFlight },
-  maintenanceRuns: OperationsInFlight,
   leadership: Leadership,
+  replica: string,
 ): RunningReconciler {
   let stopped = false;
   let reconciler: StatusReconciler | undefined;
   let maintenance: MaintenanceRunner | undefined;
   let retry: NodeJS.Timeout | undefined;
-  let closing: NodeJS.Timeout | undefined;
   let stopHearingLeadership = () => {};
-  const closeInterrupted = async () => {
-    if (!maintenance || !leadership.leading()) return;
-    await maintenance.closeInterrupted().catch((error: unknown) => console.warn(`berth: closing interrupted maintenance runs: ${(error as Error)?.message ?? String(error)}`));
-  };
   const attempt = async () => {
     const discovery = await discoverSandboxApi(cluster.connection);
     if (stopped) return;
@@ -70,7 +64,7 @@ export function startReconciler(
     // Heard from before the start, so that no change of leader falls between.
     stopHearingLeadership = leadership.onChange(() => {
       current.leadershipChanged();
-      void closeInterrupted();
+      maintenance?.poke();
     });
     await reconciler.start();
     const started = reconciler;
@@ -81,13 +75,11 @@ export function startReconciler(
       sandboxApiVersion: discovery.version,
       defaults: config.gateway,
       ...shared,
-      maintenanceRuns,
-      preview: (node) => started.maintenancePreview(node),
+      writer: { replica, leading: () => leadership.leading(), fence: () => leadership.fence() },
+      onError: (error) => console.warn(`berth: maintenance: ${(error as Error)?.message ?? String(error)}`),
     });
-    await closeInterrupted();
     if (stopped) return;
-    closing = setInterval(() => void closeInterrupted(), CLOSE_INTERRUPTED_EVERY_MS);
-    closing.unref?.();
+    maintenance.start();
   };
   void attempt().catch((error: unknown) => console.error("berth: the status reconciler could not start", error));
   return {
@@ -96,8 +88,8 @@ export function startReconciler(
     stop() {
       stopped = true;
       clearTimeout(retry);
-      clearInterval(closing);
       stopHearingLeadership();
+      maintenance?.stop();
       reconciler?.stop();
     },
   };

@@ -86,11 +86,10 @@ async function start(): Promise<Runtime> {
   const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
-  const maintenanceRuns = new OperationsInFlight({ ...shared, kind: "maintenance" });
   const leadership = config.leaderElection
     ? electedLeadership(cluster.connection, config.leaderElection, replica, (fence) => store.writerTerms.claim(fence, replica, new Date()))
     : soleWriter(replica);
-  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, maintenanceRuns, leadership);
+  const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, leadership, replica);
   const rateLimits = new RateLimits(config.limits);
   const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, leadership, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));

@@ -6,6 +6,6 @@ export { MigrationError, type MigrationReport } from "./migrator.ts";
 export { InvalidCursorError } from "./cursor.ts";
 export { SandboxNameTakenError, SandboxNotFoundError, type NewSandbox } from "./sandbox-repository.ts";
 export type { StoredGatewaySetting, GatewaySettingKey } from "./settings-repository.ts";
-export { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";
+export { MaintenanceAlreadyRunningError, type TakenRun } from "./maintenance-repository.ts";
 export { OperationInFlightError, type OperationKind, type OperationRepository, type RunningOperation } from "./operation-repository.ts";
 export { DeposedWriterError, type WriterFence } from "./writer-term-repository.ts";

@@ -1,8 +1,9 @@
 import { anActor } from "../domain/test-fixtures.ts";
-import { describe, expect, it } from "vitest";
-import type { MaintenanceOptions, MaintenanceProgress } from "../domain/maintenance.ts";
+import { describe, expect, it, vi } from "vitest";
+import type { MaintenanceOptions, MaintenanceProgress, RunAuthority } from "../domain/maintenance.ts";
 import type { Store } from "./open-store.ts";
 import { MaintenanceAlreadyRunningError } from "./maintenance-repository.ts";
+import { DeposedWriterError } from "./writer-term-repository.ts";
 import { testStoreKind, useTestStore } from "./test-databases.ts";
 import { uniqueName } from "./test-fixtures.ts";
 
@@ -14,8 +15,8 @@ const startedAt = new Date("2026-11-30T10:00:00.000Z");
 const after = (ms: number) => new Date(startedAt.getTime() + ms);
 const options: MaintenanceOptions = { parallelism: 2, evictionTimeoutSeconds: 120, replacementTimeoutSeconds: 600 };
 
-function aRun(overrides: { node?: string; startedAt?: Date } = {}, on: Store = database.store) {
-  return on.maintenance.startRun({ node: uniqueName("worker"), actor: anActor("alice@example.com"), options, startedAt, ...overrides });
+function aRun(overrides: { node?: string; startedAt?: Date; authority?: RunAuthority } = {}, on: Store = database.store) {
+  return on.maintenance.startRun({ node: uniqueName("worker"), actor: anActor("alice@example.com"), authority: { kind: "berth" }, options, startedAt, ...overrides });
 }
 
 /** A run on the node that has ended: a node has one Running run at most. */
@@ -26,10 +27,10 @@ async function aFinishedRun(overrides: { node: string; startedAt: Date }) {
 
 const halfWay: MaintenanceProgress = {
   sandboxes: [
-    { sandboxId: "sbx-1", name: "box-a", namespace: "agents", step: "Replaced", message: "Ready on worker-2", checkpointId: "ckpt-1" },
-    { sandboxId: "sbx-2", name: "box-b", namespace: "agents", step: "WaitingForOperator", message: "checkpoint hook exited 1", checkpointId: null },
+    { sandboxId: "sbx-1", name: "box-a", namespace: "agents", step: "Replaced", message: "Ready on worker-2", checkpointId: "ckpt-1", outcome: "moves", podUid: "uid-a" },
+    { sandboxId: "sbx-2", name: "box-b", namespace: "agents", step: "WaitingForOperator", message: "checkpoint hook exited 1", checkpointId: null, outcome: "moves", podUid: null },
   ],
-  pods: [{ namespace: "kube-system", pod: "coredns-7d", step: "Evicted", message: "evicted" }],
+  pods: [{ namespace: "kube-system", pod: "coredns-7d", step: "Evicted", message: "evicted", outcome: "evicted" }],
 };
 
 describe(`maintenance runs (${testStoreKind})`, () => {
@@ -132,13 +133,79 @@ describe(`a node's maintenance history (${testStoreKind})`, () => {
   });
 });
 
-describe(`runs a stopped console left behind (${testStoreKind})`, () => {
+describe(`runs taken up by the writer (${testStoreKind})`, () => {
   it("are the Running ones, wherever they are, and not the finished ones", async () => {
     const running = await aRun();
     const done = await aRun();
     await database.store.maintenance.finishRun(done.id, "Succeeded", "3 sandboxes moved", after(60_000));
     const ids = (await database.store.maintenance.listRunning()).map((run) => run.id);
     expect([ids.includes(running.id), ids.includes(done.id)]).toEqual([true, false]);
+  });
+});
+
+describe(`taking a run up, and resuming it (${testStoreKind})`, () => {
+  it("counts each time a writer takes it up and names the replica running it", async () => {
+    const run = await aRun();
+    await database.store.maintenance.takeRun(run.id, "replica-a");
+    const taken = await database.store.maintenance.takeRun(run.id, "replica-b");
+    expect([taken?.run.attempts, taken?.run.runBy]).toEqual([2, "replica-b"]);
+  });
+
+  it("hands the writer the authority the run was asked with", async () => {
+    const person = { username: "ops@example.com", groups: ["platform"] };
+    const run = await aRun({ authority: { kind: "impersonate", person } });
+    expect((await database.store.maintenance.takeRun(run.id, "replica-a"))?.authority).toEqual({ kind: "impersonate", person });
+  });
+
+  it("is not possible once the run has ended", async () => {
+    const run = await aRun();
+    await database.store.maintenance.finishRun(run.id, "Succeeded", "done", after(1));
+    expect(await database.store.maintenance.takeRun(run.id, "replica-a")).toBeNull();
+  });
+
+  it("refuses progress from a writer whose term is over", async () => {
+    const lease = uniqueName("lease");
+    const run = await aRun();
+    await database.store.writerTerms.claim({ lease, term: 1 }, "replica-a", startedAt);
+    await database.store.writerTerms.claim({ lease, term: 2 }, "replica-b", startedAt);
+    await expect(database.store.maintenance.saveProgress(run.id, halfWay, [], { lease, term: 1 })).rejects.toThrow(DeposedWriterError);
+  });
+
+  it("keeps the progress of the current writer", async () => {
+    const lease = uniqueName("lease");
+    const run = await aRun();
+    await database.store.writerTerms.claim({ lease, term: 3 }, "replica-a", startedAt);
+    await database.store.maintenance.saveProgress(run.id, halfWay, [], { lease, term: 3 });
+    expect((await database.store.maintenance.getRun(run.id))?.progress).toEqual(halfWay);
+  });
+});
+
+describe(`asking a run to stop (${testStoreKind})`, () => {
+  it("marks a Running run, which stays Running until its writer has stopped it", async () => {
+    const run = await aRun();
+    expect(await database.store.maintenance.requestCancel(run.id)).toMatchObject({ state: "Running", cancelRequested: true });
+  });
+
+  it("answers a run that has ended as it is", async () => {
+    const run = await aRun();
+    const finished = await database.store.maintenance.finishRun(run.id, "Succeeded", "done", after(1));
+    expect(await database.store.maintenance.requestCancel(run.id)).toEqual(finished);
+  });
+
+  it("answers null for a run that does not exist", async () => {
+    expect(await database.store.maintenance.requestCancel("00000000-0000-4000-8000-000000000000")).toBeNull();
+  });
+
+  it("tells every replica, so that the writer stops it at once", async () => {
+    const run = await aRun();
+    const told: (string | null)[] = [];
+    const stopHearing = database.store.maintenance.onChanged((id) => told.push(id));
+    try {
+      await database.store.maintenance.requestCancel(run.id);
+      await vi.waitFor(() => expect(told).toContain(run.id));
+    } finally {
+      stopHearing();
+    }
   });
 });
 

@@ -50,7 +50,7 @@ function repositories(db: Db, notifications: StoreNotifications) {
     checkpoints: checkpointRepository(db),
     settings: settingsRepository(db),
     audit: auditRepository(db),
-    maintenance: maintenanceRepository(db),
+    maintenance: maintenanceRepository(db, notifications),
     operations: operationRepository(db, notifications),
     writerTerms: writerTermRepository(db),
     async ping() {

@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { Db } from "./prisma-client.ts";
 import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
 
-// Operations Berth replicas are running — on sandboxes, and maintenance runs — for every replica
+// Operations Berth replicas are running on sandboxes (creates, deletes, checkpoints), for every replica
 // to see. A replica registers an operation before it starts, renews it while it runs, and
 // removes it when it ends (which every replica is told of). One whose replica stopped renewing it
 // — the replica died — counts as not in flight: it was interrupted, and what it was on is
 // anyone's to look at again.
 
-export const operationKindSchema = z.enum(["lifecycle", "checkpoint", "maintenance"]);
+export const operationKindSchema = z.enum(["lifecycle", "checkpoint"]);
 export type OperationKind = z.infer<typeof operationKindSchema>;
 
 export interface RunningOperation {

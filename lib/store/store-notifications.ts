@@ -12,10 +12,12 @@ import pg from "pg";
 export const STORE_CHANNELS = {
   /** A timeline event was appended; its id. */
   timelineAppended: "berth_timeline_appended",
-  /** An operation (a sandbox's create, delete or checkpoint, a maintenance run) ended, in whichever replica; what it was on. */
+  /** An operation (a sandbox's create, delete or checkpoint) ended, in whichever replica; what it was on. */
   operationSettled: "berth_operation_settled",
   /** A sandbox's record was written (made, its status saved, closed); its id. */
   sandboxChanged: "berth_sandbox_changed",
+  /** A maintenance run was stored, changed, or asked to stop; its id. */
+  maintenanceChanged: "berth_maintenance_changed",
 } as const;
 
 export type StoreChannel = keyof typeof STORE_CHANNELS;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints.ts";
+import { handlerOf, type RouteHandler } from "./route-modules.ts";
 import type { Person } from "@/lib/domain/person.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { eventually } from "@/lib/sim/testing/eventually.ts";
@@ -48,22 +49,6 @@ export interface ApiUnderTest {
   /** Where that kubeconfig is, for kubectl itself. */
   clusterAdminKubeconfig(): string;
   stop(): Promise<void>;
-}
-
-/** app/api/v1/sandboxes/{id} → app/api/v1/sandboxes/[id]/route.ts */
-function routeModuleOf(endpointPath: string): string {
-  const appDir = path.resolve(import.meta.dirname, "../..");
-  return path.join(appDir, endpointPath.replace(/\{(\w+)\}/g, "[$1]"), "route.ts");
-}
-
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
-
-async function handlerOf(id: EndpointId): Promise<RouteHandler> {
-  const endpoint = ENDPOINTS[id];
-  const routeModule = (await import(routeModuleOf(endpoint.path))) as Record<string, RouteHandler | undefined>;
-  const handler = routeModule[endpoint.method];
-  if (!handler) throw new Error(`${routeModuleOf(endpoint.path)} exports no ${endpoint.method} for ${id}`);
-  return handler;
 }
 
 function urlOf(id: EndpointId, request: ApiRequest): URL {

@@ -3,9 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { maintenanceOptionsSchema, type MaintenanceRun } from "../../domain/maintenance.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
 import type { Protection } from "../../disruption/eviction-protection.ts";
-import { connectionFor } from "../../kube/acting-as.ts";
 import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
-import { MaintenanceRunner } from "../maintenance-run.ts";
+import { maintenanceIn } from "../testing/maintenance.ts";
 import type { DrainOutcome } from "../testing/operator.ts";
 import { inPhase } from "../testing/reconciled-world.ts";
 import { needsExec, platformAdmin, replacedAndReady, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
@@ -174,12 +173,12 @@ describe("planned maintenance of the node under a protected sandbox on portable 
     await world.recordWhen(before.id, (record) => {
       if (!(record.details.protection as Protection | undefined)?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
     });
-    const runner = new MaintenanceRunner({ ...world.deps, preview: (node) => world.reconciler.maintenancePreview(node), retryMs: 200 });
+    const maintenance = maintenanceIn(world, { retryMs: 200 });
     cordoned.add(before.nodeName!);
     const options = maintenanceOptionsSchema.parse({ evictionTimeoutSeconds: 10, replacementTimeoutSeconds: world.cluster.patienceMs / 1000 });
     // The cordon and the evictions are the platform admin's, made as them: Berth's own role has neither.
     const admin = await platformAdmin(world);
-    run = (await runner.finished((await runner.start(before.nodeName!, options, anActor(admin.username), connectionFor(world.cluster.connection, { kind: "impersonate", person: admin }))).id))!;
+    run = await maintenance.runToEnd(before.nodeName!, options, anActor(admin.username), { kind: "impersonate", person: admin }).finally(() => maintenance.runner.stop());
   }, 240_000);
   afterAll(uncordonAll);
 

@@ -7,7 +7,7 @@ import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import tableStyles from "@/app/components/data-table.module.css";
 import { formatTimestamp } from "@/app/components/format.ts";
 import { cancelMaintenance, fetchRun, runKey, runsKey, type MaintenanceRunView } from "./maintenance-data.ts";
-import { nextForRun, nextForStep, RUN_TONES, STEP_LABELS, STEP_TONES } from "./maintenance-words.ts";
+import { nextForRun, nextForStep, resumedNote, RUN_TONES, STEP_LABELS, STEP_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
 import buttons from "@/app/components/buttons.module.css";
 import { ToneBadge } from "@/app/components/tone-badge.tsx";
@@ -57,10 +57,11 @@ export function MaintenanceRunDetails({ node, initial, headingId }: { node: stri
         <p role="status" className={styles.runState}>
           <ToneBadge tone={RUN_TONES[run.state]}>{run.state}</ToneBadge>
           {running ? <span>{`${done} of ${run.progress.sandboxes.length} sandboxes done`}</span> : null}
+          {run.attempts > 1 ? <span>{resumedNote(run.attempts, run.runBy)}</span> : null}
         </p>
         {running ? (
-          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} disabled={cancel.isPending || cancel.isSuccess} onClick={() => cancel.mutate()}>
-            {cancel.isSuccess ? "Cancelling after this step…" : "Cancel maintenance"}
+          <button type="button" className={`${buttons.secondary} ${buttons.compact}`} disabled={cancel.isPending || cancel.isSuccess || run.cancelRequested} onClick={() => cancel.mutate()}>
+            {cancel.isSuccess || run.cancelRequested ? "Cancelling after this step…" : "Cancel maintenance"}
           </button>
         ) : null}
       </header>

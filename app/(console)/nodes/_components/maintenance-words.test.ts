@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MaintenancePreview, PodDrainPreview } from "@/lib/domain/maintenance-preview.ts";
-import { nextForRun, nextForStep, previewSummary } from "./maintenance-words.ts";
+import { nextForRun, nextForStep, previewSummary, resumedNote } from "./maintenance-words.ts";
 
 const pod = (name: string, outcome: PodDrainPreview["outcome"], sandbox: boolean, checkpointedFirst = false): PodDrainPreview => ({
   namespace: "default",
@@ -45,5 +45,15 @@ describe("what happens next", () => {
 
   it("a finished run says to uncordon the node when the work is done", () => {
     expect(nextForRun("Succeeded", "worker-1")).toContain("kubectl uncordon worker-1");
+  });
+});
+
+describe("a run taken up again by another console", () => {
+  it("says how often it was resumed and who runs it now", () => {
+    expect(resumedNote(2, "berth-7d9f/4c1a")).toBe("resumed once after the console running it stopped; now run by berth-7d9f/4c1a");
+  });
+
+  it("counts several resumptions", () => {
+    expect(resumedNote(4, null)).toBe("resumed 3 times after the console running it stopped");
   });
 });

@@ -84,6 +84,11 @@ export const RUN_TONES: Record<MaintenanceRunState, Tone> = {
   Interrupted: "danger",
 };
 
+/** A run taken up again after the console running it stopped: said, so that a pause in its steps is explained. */
+export function resumedNote(attempts: number, runBy: string | null): string {
+  return `resumed ${attempts - 1 === 1 ? "once" : `${attempts - 1} times`} after the console running it stopped${runBy ? `; now run by ${runBy}` : ""}`;
+}
+
 /** What the operator can do after a run that ended this way. */
 export function nextForRun(state: MaintenanceRunState, node: string): string {
   switch (state) {
@@ -98,6 +103,6 @@ export function nextForRun(state: MaintenanceRunState, node: string): string {
     case "Cancelled":
       return `Stopped after the step it was on: budgets are restored, ${node} stays cordoned. Start maintenance again to finish.`;
     case "Interrupted":
-      return `The console stopped during the run; budgets were restored at its next start and ${node} stays cordoned. Start maintenance again to finish.`;
+      return `An older Berth stopped during the run and closed it at its next start, restoring budgets; ${node} stays cordoned. Start maintenance again to finish.`;
   }
 }

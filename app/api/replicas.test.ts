@@ -1,0 +1,256 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MaintenanceRun } from "@/lib/domain/maintenance.ts";
+import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
+import type { TimelineEvent } from "@/lib/domain/timeline.ts";
+import { kubeconfigPath, startSimulatedCluster, type SimCluster } from "@/lib/sim/index.ts";
+import { eventually } from "@/lib/sim/testing/eventually.ts";
+import { openStore, type Store } from "@/lib/store/index.ts";
+import { createPostgresDatabase, testStoreKind } from "@/lib/store/test-databases.ts";
+
+// Three Berth replicas as processes of their own, each with its HTTP API, on one PostgreSQL
+// database and one cluster (the embedded one, run here on its own). A follower is asked to drain
+// worker-1; the leader runs the maintenance, and is killed with SIGKILL in the middle of it while
+// a sandbox's pod on worker-2 is lost. Another replica takes over: it resumes the run and finishes
+// it, and recovers the lost pod, once each. Every replica still standing has streamed every stored
+// event over SSE, once each and in order, and a client whose replica died resumes on another.
+
+const PUBLIC_URL = "http://berth.test";
+const HOOK = ["sh", "-c", "echo saved > /sandbox/saved.txt"];
+
+interface Replica {
+  process: ChildProcess;
+  lines: string[];
+  ready: Promise<void>;
+  port: () => number;
+  name: () => string;
+}
+
+/** An SSE client of one replica: the ids of the timeline events it got, in order. */
+interface Follower {
+  ids: string[];
+  /** Resolves when the stream ends (its replica died, or it was closed). */
+  ended: Promise<void>;
+  close(): void;
+}
+
+let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+let sim: SimCluster;
+let work: string;
+let store: Store;
+let replicas: Replica[];
+let streams: Map<Replica, Follower>;
+let resumed: Follower;
+let killed: Replica;
+let newLeader: Replica;
+let moved: SandboxRecord[];
+let lost: SandboxRecord;
+let run: MaintenanceRun;
+let timeline: TimelineEvent[];
+
+function startReplica(name: string): Replica {
+  const script = path.join(import.meta.dirname, "testing", "replica-process.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      KUBECONFIG: kubeconfigPath(path.join(work, "cluster")),
+      BERTH_AUTH_MODE: "none",
+      BERTH_PUBLIC_URL: PUBLIC_URL,
+      BERTH_NAMESPACES: "default",
+      BERTH_LEADER_ELECTION_NAMESPACE: "default",
+      // Shorter than client-go's 15/10/2 s, so that the lease of the killed leader runs out soon.
+      BERTH_LEADER_ELECTION_LEASE_DURATION_SECONDS: "3",
+      BERTH_LEADER_ELECTION_RENEW_DEADLINE_SECONDS: "2",
+      BERTH_LEADER_ELECTION_RETRY_PERIOD_SECONDS: "0.5",
+      BERTH_DATA_DIR: path.join(work, name),
+    },
+  });
+  const lines: string[] = [];
+  const ready = new Promise<void>((resolve) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      lines.push(line);
+      if (line === "ready") resolve();
+    });
+  });
+  const said = (prefix: string) => lines.find((line) => line.startsWith(`${prefix} `))?.slice(prefix.length + 1) ?? "";
+  return { process: child, lines, ready, port: () => Number(said("http")), name: () => said("replica") };
+}
+
+const leaderTerms = (replica: Replica) => replica.lines.filter((line) => line.startsWith("leading ")).map((line) => Number(line.split(" ")[1]));
+const leads = (replica: Replica) => replica.lines.findLast((line) => line.startsWith("leading ") || line.startsWith("follows "))?.startsWith("leading") ?? false;
+const standing = () => replicas.filter((replica) => replica !== killed);
+
+/** A call to one replica's API, as a browser on Berth's page sends it. */
+async function call(replica: Replica, method: string, pathname: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`http://127.0.0.1:${replica.port()}${pathname}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json", origin: PUBLIC_URL },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+
+function follow(replica: Replica, lastEventId: string): Follower {
+  const closing = new AbortController();
+  const ids: string[] = [];
+  const ended = (async () => {
+    const response = await fetch(`http://127.0.0.1:${replica.port()}/api/v1/events`, { headers: { "Last-Event-ID": lastEventId }, signal: closing.signal });
+    if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`);
+    let buffer = "";
+    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const fields = Object.fromEntries(buffer.slice(0, end).split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]));
+        buffer = buffer.slice(end + 2);
+        if (fields.event === "timeline") ids.push(fields.id!);
+        if (fields.event === "reload") throw new Error("the stream asked for a reload: too far behind to replay");
+      }
+    }
+  })().catch((error: unknown) => {
+    if ((error as Error).name !== "AbortError" && !String((error as Error).message).includes("terminated")) throw error;
+  });
+  return { ids, ended, close: () => closing.abort() };
+}
+
+async function recordWhen(id: string, check: (record: SandboxRecord) => boolean): Promise<SandboxRecord> {
+  return eventually(async () => {
+    const record = await store.sandboxes.getSandbox(id);
+    if (!record || !check(record)) throw new Error(`${record?.name}: ${record?.phase} (${record?.message})`);
+    return record;
+  }, { timeoutMs: 90_000, intervalMs: 100 });
+}
+
+/** A sandbox made through the replica's API, once it is Ready. */
+async function readySandbox(replica: Replica, name: string): Promise<SandboxRecord> {
+  const made = await call(replica, "POST", "/api/v1/sandboxes", { name, disruptionPolicy: { checkpointHook: HOOK } });
+  if (made.status !== 201) throw new Error(`create ${name}: ${made.status} ${JSON.stringify(made.json)}`);
+  return recordWhen((made.json as SandboxRecord).id, (now) => now.phase === "Ready");
+}
+
+const eventsOf = (sandboxId: string | null, reason: string) => timeline.filter((event) => event.sandboxId === sandboxId && event.reason === reason);
+
+describe.runIf(testStoreKind === "postgresql")("three replicas on one PostgreSQL database and one cluster", () => {
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    work = mkdtempSync(path.join(tmpdir(), "berth-replicas-"));
+    sim = await startSimulatedCluster({ dataDir: path.join(work, "cluster"), clockScale: 20, workers: 2, defaultStorageClass: "portable" });
+    store = await openStore({ kind: "postgresql", databaseUrl: database.url });
+    replicas = ["replica-a", "replica-b", "replica-c"].map(startReplica);
+    await Promise.all(replicas.map((replica) => replica.ready));
+    await eventually(() => expect(replicas.filter(leads)).toHaveLength(1), { timeoutMs: 30_000 });
+    // Every event from the first, on every replica.
+    streams = new Map(replicas.map((replica) => [replica, follow(replica, "0")]));
+
+    // Commands go to a follower, as any replica serves them: two sandboxes on worker-1, one on worker-2.
+    const follower = replicas.find((replica) => !leads(replica))!;
+    sim.faults.setUnschedulable("worker-2", true);
+    moved = [await readySandbox(follower, "moved-1"), await readySandbox(follower, "moved-2")];
+    sim.faults.setUnschedulable("worker-2", false);
+    sim.faults.setUnschedulable("worker-1", true);
+    lost = await readySandbox(follower, "lost-with-the-leader");
+    sim.faults.setUnschedulable("worker-1", false);
+    await eventually(async () => {
+      const preview = await call(follower, "GET", "/api/v1/nodes/worker-1/maintenance/preview");
+      expect((preview.json as { otherSchedulableNodes: string[] }).otherSchedulableNodes).toEqual(["worker-2"]);
+    }, { timeoutMs: 20_000 });
+
+    const asked = await call(follower, "POST", "/api/v1/nodes/worker-1/maintenance", { parallelism: 1, replacementTimeoutSeconds: 120 });
+    if (asked.status !== 202) throw new Error(`maintenance: ${asked.status} ${JSON.stringify(asked.json)}`);
+    const runId = (asked.json as MaintenanceRun).id;
+    // Killed in the middle: once the first sandbox is being moved.
+    await eventually(async () => {
+      const now = await store.maintenance.getRun(runId);
+      if (!now?.progress.sandboxes.some((entry) => entry.step === "Evicting" || entry.step === "Evicted")) throw new Error(`not moving yet: ${JSON.stringify(now?.progress.sandboxes.map((entry) => entry.step))}`);
+    }, { timeoutMs: 60_000, intervalMs: 20 });
+    killed = replicas.find(leads)!;
+    const exited = once(killed.process, "exit");
+    killed.process.kill("SIGKILL");
+    await exited;
+    await fetch(`${sim.serverUrl}/api/v1/namespaces/default/pods/${lost.name}?gracePeriodSeconds=0`, { method: "DELETE", headers: { Authorization: `Bearer ${sim.adminToken}` } });
+
+    // A client of the killed replica reconnects to another, from the last event it got.
+    await streams.get(killed)!.ended;
+    resumed = follow(standing()[0]!, streams.get(killed)!.ids.at(-1) ?? "0");
+
+    run = await eventually(async () => {
+      const now = await store.maintenance.getRun(runId);
+      if (!now || now.state === "Running") throw new Error(`still running: ${JSON.stringify(now?.progress.sandboxes.map((entry) => entry.step))}`);
+      return now;
+    }, { timeoutMs: 180_000, intervalMs: 200 });
+    await recordWhen(lost.id, (now) => now.phase === "Ready" && now.podUid !== lost.podUid);
+    // The status is saved before the timeline is told: wait for the recovery's event too.
+    await eventually(async () => {
+      const told = await store.timeline.listForSandbox(lost.id, { limit: 1_000 });
+      if (!told.some((event) => event.reason === "Recovered")) throw new Error(`no recovery on the timeline yet: ${told.map((event) => event.reason).join(", ")}`);
+    }, { timeoutMs: 30_000 });
+    newLeader = standing().find(leads)!;
+    // Whatever the new leader stored last reaches every stream.
+    await eventually(async () => {
+      timeline = await store.timeline.listAfter({ limit: 10_000 });
+      const all = timeline.map((event) => event.id);
+      expect(standing().map((replica) => streams.get(replica)!.ids)).toEqual(standing().map(() => all));
+      expect([...streams.get(killed)!.ids, ...resumed.ids]).toEqual(all);
+    }, { timeoutMs: 15_000 });
+  }, 360_000);
+
+  afterAll(async () => {
+    for (const follower of [...(streams?.values() ?? []), resumed]) follower?.close();
+    await Promise.all((replicas ?? []).map(async (replica) => {
+      if (replica.process.exitCode !== null || replica.process.signalCode !== null) return;
+      const exited = once(replica.process, "exit");
+      replica.process.kill("SIGTERM");
+      await exited;
+    }));
+    await store?.close();
+    await sim?.stop();
+    await database?.drop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  }, 60_000);
+
+  it("has another replica take over the Lease, in a later term", () => {
+    expect(Math.max(...leaderTerms(newLeader))).toBeGreaterThan(Math.max(...leaderTerms(killed)));
+  });
+
+  it("runs the maintenance on the leader, not on the follower that was asked", () => {
+    expect(eventsOf(null, "MaintenanceStarted")).toHaveLength(1);
+  });
+
+  it("has the new leader resume the maintenance and finish it, once", () => {
+    expect([run.state, run.attempts, run.runBy, eventsOf(null, "MaintenanceResumed").length, eventsOf(null, "MaintenanceSucceeded").length]).toEqual(["Succeeded", 2, newLeader.name(), 1, 1]);
+  });
+
+  it("checkpoints each maintained sandbox exactly once", async () => {
+    const made = await Promise.all(moved.map(async (sandbox) => (await store.checkpoints.listCheckpoints(sandbox.id)).filter((one) => one.result === "Succeeded").length));
+    expect(made).toEqual([1, 1]);
+  });
+
+  it("moves each maintained sandbox to the other node", async () => {
+    const now = await Promise.all(moved.map((sandbox) => store.sandboxes.getSandbox(sandbox.id)));
+    expect(now.map((record) => [record?.phase, record?.nodeName])).toEqual([["Ready", "worker-2"], ["Ready", "worker-2"]]);
+  });
+
+  it("recovers the pod lost while the leader died exactly once", () => {
+    expect(eventsOf(lost.id, "Recovered")).toHaveLength(1);
+  });
+
+  it("writes no change of the lost sandbox twice", () => {
+    const told = timeline.filter((event) => event.sandboxId === lost.id).map((event) => `${event.reason}: ${event.message}`);
+    expect(told.filter((one, index) => told.indexOf(one) !== index)).toEqual([]);
+  });
+
+  it("streams every stored event from every replica still standing, once each and in id order", () => {
+    expect(standing().map((replica) => streams.get(replica)!.ids)).toEqual(standing().map(() => timeline.map((event) => event.id)));
+  });
+
+  it("resumes the stream of a client whose replica died on another, with nothing lost or repeated", () => {
+    expect([...streams.get(killed)!.ids, ...resumed.ids]).toEqual(timeline.map((event) => event.id));
+  });
+});
