@@ -5,7 +5,7 @@ import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { SandboxResources } from "../kube/sandbox-resources.ts";
-import type { Store } from "../store/index.ts";
+import type { Store, WriterFence } from "../store/index.ts";
 
 // agent-sandbox does not replace a pod that ended Failed (the kubelet evicted it under node
 // pressure), so such a sandbox would stay down. Unless its policy says otherwise, Berth deletes
@@ -18,7 +18,7 @@ function autoRecoveryAllowed(record: SandboxRecord): boolean {
 }
 
 /** True when it deleted the failed pod. */
-export async function recoverFailedPod(deps: { resources: SandboxResources; store: Store; now: () => Date }, record: SandboxRecord, status: SandboxStatus, pod: V1Pod | null): Promise<boolean> {
+export async function recoverFailedPod(deps: { resources: SandboxResources; store: Store; now: () => Date; fence?: WriterFence }, record: SandboxRecord, status: SandboxStatus, pod: V1Pod | null): Promise<boolean> {
   const history = readDisruptionDetails(status.details);
   const uid = pod?.metadata?.uid;
   if (history.recovery?.reason !== "NotReplaced" || pod?.status?.phase !== "Failed" || !uid || pod.metadata?.deletionTimestamp) return false;
@@ -37,6 +37,6 @@ export async function recoverFailedPod(deps: { resources: SandboxResources; stor
     message: `Pod ${uid} ended Failed (${pod.status?.reason ?? "Failed"}${pod.status?.message ? `: ${pod.status.message}` : ""}) and agent-sandbox does not replace it; Berth deleted it so the controller makes a new one with the same claims`,
     occurredAt: deps.now(),
     data: { podUid: uid, podReason: pod.status?.reason ?? null, nodeName: pod.spec?.nodeName ?? null },
-  });
+  }, deps.fence);
   return true;
 }

@@ -1,46 +1,37 @@
-import { BERTH_ACTOR } from "../domain/audit.ts";
-import type { CoreV1Event, KubernetesObject, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodDisruptionBudget } from "@kubernetes/client-node";
-import { recordTimelineEvent } from "../events/record-timeline-event.ts";
-import { deriveStatus, type Observed, type ObservedSandbox } from "../disruption/derive-status.ts";
-import { eventTime } from "./event-time.ts";
-import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
-import { deriveProtection, withProtection, type Protection } from "../disruption/eviction-protection.ts";
-import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
-import { previewMaintenance } from "../disruption/maintenance-preview.ts";
-import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
-import { nodeResources } from "../kube/node-resources.ts";
-import type { NodeView } from "../domain/node-view.ts";
-import { describeNodes } from "./describe-nodes.ts";
-import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandbox-api.ts";
-import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
-import { sandboxResources, type SandboxResources, type StoredSandbox } from "../kube/sandbox-resources.ts";
-import { namespacedCache, WatchedNamespaces, type NamespaceScope, type ObjectCache } from "../kube/namespaced-watch-cache.ts";
-import { WatchCache, type WatchCacheOptions, type WatchCacheStats } from "../kube/watch-cache.ts";
+import type { NamespaceScope } from "../kube/namespaced-watch-cache.ts";
+import { sandboxResources, type SandboxResources } from "../kube/sandbox-resources.ts";
+import type { WatchCacheStats } from "../kube/watch-cache.ts";
+import { WorkQueue, type ReconcileResult } from "../platform/work-queue.ts";
 import type { Store, WriterFence } from "../store/index.ts";
+import { deriveStatus } from "../disruption/derive-status.ts";
+import { deriveProtection, withProtection, type Protection } from "../disruption/eviction-protection.ts";
+import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
+import type { NodeView } from "../domain/node-view.ts";
+import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { Volume } from "../domain/volume.ts";
-import { describeSweep, sweepClaims } from "./claim-sweep.ts";
-import { describeVolumes, type SandboxRef } from "./describe-volumes.ts";
+import { recordTimelineEvent } from "../events/record-timeline-event.ts";
+import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { recoverFailedPod } from "./auto-recovery.ts";
-import { StateVerification } from "./state-verification.ts";
-import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
-import { readDisruptionDetails } from "../disruption/disruption-details.ts";
+import { maintenancePreviewOf, nodesView, volumesView, type ClusterViewSources } from "./cluster-views.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
+import { RecordUpkeep } from "./record-upkeep.ts";
+import { SandboxWatches } from "./sandbox-watches.ts";
+import { StateVerification } from "./state-verification.ts";
+import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
 
-// The reconciler, one per server process: it watches Sandboxes, pods, claims and events, and for
-// each sandbox derives its status from what it sees (never from what it saw before), stores it,
-// and records each change of phase on the sandbox's timeline. A change only enqueues the
-// sandbox's id; a periodic resync catches anything a dropped watch might have hidden.
-//
-// It also keeps the store and the cluster in step, at start-up and after: a Sandbox found in the
-// cluster without a record (made outside Berth, or while Berth was down) is recorded as found; a
-// record whose Sandbox is gone (deleted outside Berth) is closed; a record whose create was
-// interrupted (the console stopped half-way) has what that create made removed.
+// The reconciler, one per server process, shaped like a controller-runtime controller: watches
+// (sandbox-watches.ts) turn every change into a typed key — a sandbox by id, or a Sandbox found
+// in the cluster by name — on one work queue (per-key backoff on errors, requeue-after); each
+// key's reconcile derives the sandbox's status from what it sees (never from what it saw before),
+// stores it, and records each change on the sandbox's timeline. A periodic resync catches
+// anything a dropped watch might have hidden. Keeping records and cluster in step (finds, closes,
+// undoing interrupted creates) is record-upkeep.ts; the views the API serves are cluster-views.ts.
 //
 // Every replica runs one, for its caches and its list of live sandboxes; only the leader writes
-// (`leading`). A follower keeps its list from the store: it reads a record again whenever any
-// replica writes it.
+// (`leading`), and its writes carry its term (`fence`). A follower keeps its list from the store:
+// it reads a record again whenever any replica writes it.
 
 export interface StatusReconcilerOptions {
   connection: ClusterConnection;
@@ -79,89 +70,61 @@ export interface StatusReconcilerOptions {
   onError?: (error: unknown) => void;
 }
 
-type SandboxObject = StoredSandbox & KubernetesObject;
+/** What the queue holds: a sandbox Berth records, by id; or a Sandbox seen in the cluster, by name, to be found. */
+export type ReconcileKey = { kind: "sandbox"; id: string } | { kind: "discover"; namespace: string; name: string };
 
-const DISCOVER = "discover:";
+const identify = (key: ReconcileKey) => (key.kind === "sandbox" ? key.id : `discover:${key.namespace}/${key.name}`);
 
 export class StatusReconciler {
-  private readonly sandboxes: ObjectCache<SandboxObject>;
-  private readonly pods: ObjectCache<V1Pod>;
-  private readonly claims: ObjectCache<V1PersistentVolumeClaim>;
-  private readonly podEvents: ObjectCache<CoreV1Event>;
-  private readonly claimEvents: ObjectCache<CoreV1Event>;
-  private readonly persistentVolumes: WatchCache<V1PersistentVolume>;
+  private readonly watches: SandboxWatches;
   private readonly resources: SandboxResources;
-  private readonly nodes: WatchCache<V1Node>;
-  private readonly budgets: ObjectCache<V1PodDisruptionBudget>;
   private readonly verification: StateVerification;
-  private readonly managed: WatchedNamespaces | null;
-  private readonly queue = new Set<string>();
-  private draining = false;
+  private readonly upkeep: RecordUpkeep;
+  private readonly queue: WorkQueue<ReconcileKey>;
   private resync: NodeJS.Timeout | undefined;
-  private stopHearingSettled: (() => void) | undefined;
-  private stopHearingCheckpoints: (() => void) | undefined;
-  private stopHearingRecords: (() => void) | undefined;
-  private readonly keys: ReturnType<typeof berthLabelKeys>;
+  private readonly stopHearing: (() => void)[] = [];
 
   constructor(private readonly options: StatusReconcilerOptions) {
     const { connection, onError } = options;
-    this.keys = berthLabelKeys(options.labelPrefix);
     this.resources = sandboxResources(connection, options.sandboxApiVersion);
-    const scope = options.namespaces ?? { kind: "all" };
-    this.managed = scope.kind === "all" ? null : new WatchedNamespaces(connection, scope, onError);
-    const inScope = <T extends KubernetesObject>(cache: Omit<WatchCacheOptions, "namespace">) => namespacedCache<T>(connection, cache, this.managed);
-    // Every Sandbox in scope, not only Berth's: those made outside Berth are shown too.
-    this.sandboxes = inScope({ apiVersion: `agents.x-k8s.io/${options.sandboxApiVersion}`, kind: "Sandbox", path: `/apis/agents.x-k8s.io/${options.sandboxApiVersion}/sandboxes`, onError });
-    this.pods = inScope({ apiVersion: "v1", kind: "Pod", path: "/api/v1/pods", labelSelector: SANDBOX_NAME_HASH_LABEL, onError });
-    // Template claims carry no Berth label (the controller makes them): watch every claim.
-    this.claims = inScope({ apiVersion: "v1", kind: "PersistentVolumeClaim", path: "/api/v1/persistentvolumeclaims", onError });
-    // Only the events a status is derived from: about pods and claims, not nodes, leases, ….
-    const events = (kind: string) => inScope<CoreV1Event>({ apiVersion: "v1", kind: "Event", path: "/api/v1/events", fieldSelector: `involvedObject.kind=${kind}`, onError });
-    this.podEvents = events("Pod");
-    this.claimEvents = events("PersistentVolumeClaim");
-    // Berth's budgets: whether a sandbox is protected, and whether a drain waits on it.
-    this.budgets = inScope({ apiVersion: "policy/v1", kind: "PodDisruptionBudget", path: "/apis/policy/v1/poddisruptionbudgets", labelSelector: `${this.keys.managedBy}=${MANAGED_BY_BERTH}`, onError });
-    // A pod's node tells a drain (cordoned) and a node loss (NotReady, unreachable) apart.
-    this.nodes = new WatchCache(connection, { apiVersion: "v1", kind: "Node", path: "/api/v1/nodes", onError });
-    this.nodes.subscribe(({ object, previous }) => {
-      // Heartbeats change a node every few seconds; only a change a sandbox's status reads counts.
-      if (previous && nodeState(previous) === nodeState(object)) return;
-      for (const pod of this.pods.list()) if (pod.spec?.nodeName === object.metadata?.name) void this.enqueueByName(pod.metadata?.namespace, pod.metadata?.name);
-    });
+    this.watches = new SandboxWatches({ connection, sandboxApiVersion: options.sandboxApiVersion, labelPrefix: options.labelPrefix, namespaces: options.namespaces, onError });
     this.verification = new StateVerification({ connection, workspaceMountPath: options.workspaceMountPath ?? "/sandbox", onResult: (id) => this.enqueue(id), now: () => this.now(), onError });
-    // For the volumes view: which node a node-local volume pins its claim to.
-    this.persistentVolumes = new WatchCache(connection, { apiVersion: "v1", kind: "PersistentVolume", path: "/api/v1/persistentvolumes", onError });
-  }
-
-  private get caches() {
-    return [this.sandboxes, this.pods, this.claims, this.podEvents, this.claimEvents, this.persistentVolumes, this.nodes, this.budgets];
+    this.upkeep = new RecordUpkeep({
+      store: options.store,
+      resources: this.resources,
+      watches: this.watches,
+      live: options.live,
+      labelPrefix: options.labelPrefix,
+      checkpointing: options.checkpointing,
+      fence: () => this.fence(),
+      now: () => this.now(),
+      reconcileLater: (id) => this.enqueue(id),
+    });
+    this.queue = new WorkQueue({
+      identify,
+      reconcile: (key) => (key.kind === "sandbox" ? this.reconcile(key.id) : this.discover(key.namespace, key.name)),
+      onError: (error) => onError?.(error),
+    });
   }
 
   /** True once the watches have synced and the first resync ran. */
   started = false;
 
   async start(): Promise<void> {
-    await Promise.all(this.caches.map((cache) => cache.start()));
-    this.sandboxes.subscribe(({ object }) => {
-      if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, object.metadata?.name);
+    await this.watches.start({
+      byId: (id) => this.enqueue(id),
+      byName: (namespace, name) => void this.enqueueByName(namespace, name),
     });
-    this.budgets.subscribe(({ object }) => this.enqueueByLabel(object));
-    this.pods.subscribe(({ object }) => {
-      if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, object.metadata?.name);
-    });
-    this.claims.subscribe(({ object }) => {
-      if (!this.enqueueByLabel(object)) void this.enqueueByName(object.metadata?.namespace, claimOwnerName(object));
-    });
-    this.podEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, object.involvedObject?.name));
-    this.claimEvents.subscribe(({ object }) => void this.enqueueByName(object.involvedObject?.namespace, claimOwnerName({ metadata: { name: object.involvedObject?.name } })));
-    this.stopHearingSettled = this.options.inFlight.onSettled((id) => this.enqueue(id));
-    this.stopHearingCheckpoints = this.options.checkpointing?.onChange((id) => this.enqueue(id));
+    this.stopHearing.push(this.options.inFlight.onSettled((id) => this.enqueue(id)));
+    if (this.options.checkpointing) this.stopHearing.push(this.options.checkpointing.onChange((id) => this.enqueue(id)));
     // The leader's own writes need no second look; another replica's do, on a follower.
-    this.stopHearingRecords = this.options.store.sandboxes.onChanged((id) => {
-      if (this.leading()) return;
-      if (id === null) void this.resyncAll().catch((error: unknown) => this.options.onError?.(error));
-      else this.enqueue(id);
-    });
+    this.stopHearing.push(
+      this.options.store.sandboxes.onChanged((id) => {
+        if (this.leading()) return;
+        if (id === null) void this.resyncAll().catch((error: unknown) => this.options.onError?.(error));
+        else this.enqueue(id);
+      }),
+    );
     await this.options.live.load(this.options.store);
     await this.resyncAll();
     this.resync = setInterval(() => void this.resyncAll().catch((error: unknown) => this.options.onError?.(error)), this.options.resyncMs ?? 60_000);
@@ -171,81 +134,50 @@ export class StatusReconciler {
 
   stop(): void {
     clearInterval(this.resync);
-    this.stopHearingSettled?.();
-    this.stopHearingCheckpoints?.();
-    this.stopHearingRecords?.();
-    for (const cache of this.caches) cache.stop();
-    this.managed?.stop();
+    for (const stop of this.stopHearing.splice(0)) stop();
+    this.queue.stop();
+    this.watches.stop();
   }
 
   /** Every live record, and every Sandbox in the cluster (those without a record are found). */
   async resyncAll(): Promise<void> {
-    if (this.leading()) await this.closeInterruptedCheckpoints();
+    if (this.leading()) await this.upkeep.closeInterruptedCheckpoints();
     for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
-    for (const sandbox of this.sandboxes.list()) this.enqueue(`${DISCOVER}${sandbox.metadata!.namespace}/${sandbox.metadata!.name}`);
+    for (const sandbox of this.watches.sandboxes.list()) this.queue.add({ kind: "discover", namespace: sandbox.metadata!.namespace!, name: sandbox.metadata!.name! });
+  }
+
+  private get views(): ClusterViewSources {
+    const { live, store, connection, labelPrefix } = this.options;
+    return { watches: this.watches, live, store, connection, labelPrefix };
   }
 
   /** Every claim Berth knows, from the watches, with the sandbox each belongs to. */
-  async volumes(): Promise<Volume[]> {
-    const claims = this.claims.list();
-    const byId = new Map<string, SandboxRef | null>();
-    for (const id of new Set(claims.flatMap((claim) => claim.metadata?.labels?.[this.keys.sandboxId] ?? []))) {
-      const record = await this.options.store.sandboxes.getSandbox(id);
-      byId.set(id, record ? { id: record.id, name: record.name, deleted: record.deletedAt !== null } : null);
-    }
-    const byName = new Map<string, SandboxRef>();
-    for (const record of this.options.live.all()) byName.set(`${record.namespace}/${record.name}`, { id: record.id, name: record.name, deleted: false });
-    return describeVolumes({
-      claims,
-      pods: this.pods.list(),
-      persistentVolumes: this.persistentVolumes.list(),
-      claimEvents: this.claimEvents.list(),
-      labelPrefix: this.options.labelPrefix,
-      sandboxById: (id) => byId.get(id) ?? null,
-      liveSandboxByName: (namespace, name) => byName.get(`${namespace}/${name}`) ?? null,
-    });
+  volumes(): Promise<Volume[]> {
+    return volumesView(this.views);
   }
 
   /** Every node with the sandboxes on it. */
   nodeViews(): NodeView[] {
-    return describeNodes(this.nodes.list(), this.options.live.all());
+    return nodesView(this.views);
   }
 
   /** What draining the node would do to each pod on it; null for a node the cluster does not have. */
-  async maintenancePreview(nodeName: string): Promise<MaintenancePreview | null> {
-    const node = this.nodes.get(undefined, nodeName);
-    if (!node) return null;
-    const byName = new Map(this.options.live.all().map((record) => [`${record.namespace}/${record.name}`, record]));
-    const budgets = this.budgets;
-    return previewMaintenance({
-      node,
-      nodes: this.nodes.list(),
-      pods: await nodeResources(this.options.connection).listPodsOnNode(nodeName),
-      claims: this.claims.list(),
-      persistentVolumes: this.persistentVolumes.list(),
-      sandboxOf: (pod) => {
-        const record = pod.metadata?.labels?.[SANDBOX_NAME_HASH_LABEL] !== undefined ? byName.get(`${pod.metadata?.namespace}/${pod.metadata?.name}`) : undefined;
-        if (!record) return null;
-        return { id: record.id, name: record.name, workspaceBackend: record.workspaceBackend, protected: budgets.get(record.namespace, podDisruptionBudgetName(record.name)) !== undefined };
-      },
-    });
+  maintenancePreview(nodeName: string): Promise<MaintenancePreview | null> {
+    return maintenancePreviewOf(this.views, nodeName);
   }
 
   /** What each watch went through: lists, watches, re-lists after 410 Gone, failures. */
   watchStats(): Record<"sandboxes" | "pods" | "claims" | "podEvents" | "claimEvents" | "persistentVolumes", WatchCacheStats> {
-    return { sandboxes: this.sandboxes.stats, pods: this.pods.stats, claims: this.claims.stats, podEvents: this.podEvents.stats, claimEvents: this.claimEvents.stats, persistentVolumes: this.persistentVolumes.stats };
+    return this.watches.stats();
   }
 
-  /** Resolves once nothing is queued (tests and benchmarks wait on it). */
-  async idle(): Promise<void> {
-    while (this.draining || this.queue.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  /** Resolves once nothing is queued or being reconciled (tests and benchmarks wait on it). */
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
-  /** Enqueues the sandbox an object's Berth label names; false when it has none. */
-  private enqueueByLabel(object: KubernetesObject): boolean {
-    const id = object.metadata?.labels?.[this.keys.sandboxId];
-    if (id) this.enqueue(id);
-    return Boolean(id);
+  enqueue(id: string): void {
+    this.queue.add({ kind: "sandbox", id });
   }
 
   /** The live record of that name, or — when there is none — a Sandbox to be found. */
@@ -253,30 +185,7 @@ export class StatusReconciler {
     if (!namespace || !name) return;
     const record = await this.options.store.sandboxes.findLiveSandbox(namespace, name).catch(() => null);
     if (record) this.enqueue(record.id);
-    else if (this.sandboxes.get(namespace, name)) this.enqueue(`${DISCOVER}${namespace}/${name}`);
-  }
-
-  enqueue(key: string): void {
-    this.queue.add(key);
-    if (!this.draining) void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.size > 0) {
-        const key = this.queue.values().next().value as string;
-        this.queue.delete(key);
-        try {
-          if (key.startsWith(DISCOVER)) await this.discover(key.slice(DISCOVER.length));
-          else await this.reconcile(key);
-        } catch (error) {
-          this.options.onError?.(error);
-        }
-      }
-    } finally {
-      this.draining = false;
-    }
+    else if (this.watches.sandboxes.get(namespace, name)) this.queue.add({ kind: "discover", namespace, name });
   }
 
   private now(): Date {
@@ -287,197 +196,69 @@ export class StatusReconciler {
     return this.options.leading?.() ?? true;
   }
 
+  private fence(): WriterFence | undefined {
+    return this.options.fence?.();
+  }
+
   /** Called when this replica starts or stops leading: a new leader looks at everything once. */
   leadershipChanged(): void {
     if (this.started && this.leading()) void this.resyncAll().catch((error: unknown) => this.options.onError?.(error));
   }
 
+  private async discover(namespace: string, name: string): Promise<void> {
+    if (this.leading()) await this.upkeep.discover(namespace, name);
+  }
+
   /** Observe, derive, store, and tell the timeline what changed. */
-  async reconcile(id: string): Promise<void> {
-    const record = await this.options.store.sandboxes.getSandbox(id);
-    if (record) this.options.live.put(record);
-    else this.options.live.remove(id);
+  async reconcile(id: string): Promise<ReconcileResult | void> {
+    const { store, live } = this.options;
+    const record = await store.sandboxes.getSandbox(id);
+    if (record) live.put(record);
+    else live.remove(id);
     // A follower's part ends here: what follows writes.
     if (!record || !this.leading() || (await this.options.inFlight.anywhere(id))) return;
     if (record.deletedAt) {
-      await this.removeLateSandbox(record);
+      await this.upkeep.removeLateSandbox(record);
       return;
     }
     if (!record.provisionedAt) {
-      if (this.now().getTime() - record.createdAt.getTime() < (this.options.interruptedAfterMs ?? 120_000)) return;
-      await this.undoInterruptedCreate(record);
+      // Another replica's create may still be running below that age: look again when it is past.
+      const age = this.now().getTime() - record.createdAt.getTime();
+      const interruptedAfterMs = this.options.interruptedAfterMs ?? 120_000;
+      if (age < interruptedAfterMs) return { requeueAfterMs: interruptedAfterMs - age };
+      await this.upkeep.undoInterruptedCreate(record);
       return;
     }
-    const observed = this.observe(record);
+    const observed = this.watches.observe(record);
     // The cache may lag behind a Sandbox just made: only the API server may say it is gone. If
     // it is there, the watch brings it soon, and the sandbox is looked at again then.
     if (!observed.sandbox) {
-      if (!(await this.resources.readSandbox(record.namespace, record.name))) await this.closeDeletedOutsideBerth(record);
+      if (!(await this.resources.readSandbox(record.namespace, record.name))) await this.upkeep.closeDeletedOutsideBerth(record);
       return;
     }
     const protection = deriveProtection({
       wanted: (record.spec.disruptionPolicy as { evictionProtection?: boolean } | undefined)?.evictionProtection === true,
-      budget: this.budgets.get(record.namespace, podDisruptionBudgetName(record.name)) ?? null,
+      budget: this.watches.budgets.get(record.namespace, podDisruptionBudgetName(record.name)) ?? null,
       pod: observed.pod,
       node: observed.node ?? null,
     });
     const derived = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
     const next = (await this.options.checkpointing?.anywhere(id)) ? checkpointing(derived) : derived;
+    const fence = this.fence();
     if (detailsChanged(record, next) || changed(record, next)) {
-      const fence = this.options.fence?.();
-      const saved = await this.options.store.sandboxes.saveStatus(id, next, fence);
-      this.options.live.put(saved);
+      const saved = await store.sandboxes.saveStatus(id, next, fence);
+      live.put(saved);
       this.verification.stored(saved);
       if (changed(record, next)) {
-        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(this.options.store.timeline, event, fence);
+        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(store.timeline, event, fence);
       }
       const verdict = verdictEventOf(record, next, this.now());
-      if (verdict) await recordTimelineEvent(this.options.store.timeline, verdict, fence);
+      if (verdict) await recordTimelineEvent(store.timeline, verdict, fence);
       const wasBlocked = (record.details.protection as Protection | undefined)?.drainBlocked ?? false;
-      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(this.options.store.timeline, protectionEventOf(record, protection, this.now()), fence);
+      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(store.timeline, protectionEventOf(record, protection, this.now()), fence);
     }
-    const pod = this.pods.get(record.namespace, record.name) ?? null;
+    const pod = this.watches.pods.get(record.namespace, record.name) ?? null;
     this.verification.follow(record, next, pod);
-    await recoverFailedPod({ resources: this.resources, store: this.options.store, now: () => this.now() }, record, next, pod);
+    await recoverFailedPod({ resources: this.resources, store, now: () => this.now(), fence }, record, next, pod);
   }
-
-  /**
-   * Checkpoints left Running that no replica runs (the one that ran them stopped): close them,
-   * saying so. At start, and at each resync, since a replica can stop at any time.
-   */
-  private async closeInterruptedCheckpoints(): Promise<void> {
-    const stillRunning = (await this.options.checkpointing?.runningAnywhere()) ?? new Set<string>();
-    for (const checkpoint of await this.options.store.checkpoints.failInterrupted(this.now(), stillRunning)) {
-      await recordTimelineEvent(this.options.store.timeline, {
-        sandboxId: checkpoint.sandboxId,
-        type: "Checkpoint",
-        reason: "CheckpointInterrupted",
-        message: "The console stopped while this checkpoint was running; it is recorded as Failed. Run it again if the sandbox still needs one.",
-        occurredAt: this.now(),
-        data: { checkpointId: checkpoint.id, trigger: checkpoint.trigger },
-      });
-    }
-  }
-
-  /**
-   * The console stopped while creating this sandbox, so nobody was told it exists: remove what
-   * that create made (its Sandbox and the claims it made) and close the record, saying so.
-   */
-  private async undoInterruptedCreate(record: SandboxRecord): Promise<void> {
-    const live = await this.resources.readSandbox(record.namespace, record.name);
-    const ours = live !== null && live.metadata.labels?.[this.keys.sandboxId] === record.id;
-    if (ours) await this.resources.deleteSandbox(record.namespace, record.name);
-    const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "allMadeForIt");
-    const message = `The create of ${record.namespace}/${record.name} was interrupted (the console stopped before it finished); what it made was removed: Sandbox ${ours ? record.name : "none"}; ${describeSweep(swept)}`;
-    await this.close(record, "CreateInterrupted", message, { sandboxRemoved: ours, ...swept });
-    await this.options.store.audit.recordChange({ actor: BERTH_ACTOR, action: "sandbox.create", targetKind: "Sandbox", targetId: record.id, outcome: "Failed", details: { namespace: record.namespace, name: record.name, error: "interrupted", ...swept } });
-  }
-
-  /**
-   * An interrupted create's Sandbox request can land after the undo (the API server finishes a
-   * write whose client is gone): such a Sandbox belongs to nobody and is removed as well.
-   */
-  private async removeLateSandbox(record: SandboxRecord): Promise<void> {
-    if (record.reason !== "CreateInterrupted") return;
-    const late = this.sandboxes.get(record.namespace, record.name);
-    if (!late || late.metadata?.deletionTimestamp || late.metadata?.labels?.[this.keys.sandboxId] !== record.id) return;
-    await this.resources.deleteSandbox(record.namespace, record.name);
-    const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "allMadeForIt");
-    await recordTimelineEvent(this.options.store.timeline, {
-      sandboxId: record.id,
-      type: "Lifecycle",
-      reason: "LateSandboxRemoved",
-      message: `The interrupted create's Sandbox request reached the cluster after the undo; that Sandbox was removed too; ${describeSweep(swept)}`,
-      occurredAt: this.now(),
-      data: { sandboxUid: late.metadata?.uid, ...swept },
-    });
-  }
-
-  /** Someone deleted the Sandbox behind Berth's back: sweep its `delete` claims as Berth would have. */
-  private async closeDeletedOutsideBerth(record: SandboxRecord): Promise<void> {
-    const swept = await sweepClaims(this.resources, this.options.labelPrefix, record, "ownedForDeletion");
-    await this.close(record, "DeletedOutsideBerth", `The Sandbox was deleted outside Berth (kubectl, another gateway, or its namespace); ${describeSweep(swept)}`, { ...swept });
-  }
-
-  private async close(record: SandboxRecord, reason: string, message: string, data: Record<string, unknown>): Promise<void> {
-    const closed = await this.options.store.sandboxes.markDeleted(record.id, this.now(), { reason, message });
-    this.options.live.put(closed);
-    await recordTimelineEvent(this.options.store.timeline, { sandboxId: record.id, type: "Lifecycle", reason, message, occurredAt: this.now(), data });
-  }
-
-  /** A Sandbox with no live record: made outside Berth, or while Berth was down. Record it as found. */
-  private async discover(key: string): Promise<void> {
-    if (!this.leading()) return;
-    const [namespace, name] = key.split("/") as [string, string];
-    const sandbox = this.sandboxes.get(namespace, name);
-    if (!sandbox || sandbox.metadata?.deletionTimestamp) return;
-    if (await this.options.store.sandboxes.findLiveSandbox(namespace, name)) return;
-    // Labelled for a record that is closed: Berth deleted it and the cache lags, or it is an
-    // interrupted create's late arrival. Either way it is that record's business, not a find.
-    const labelledId = sandbox.metadata?.labels?.[this.keys.sandboxId];
-    if (labelledId && (await this.options.store.sandboxes.getSandbox(labelledId))) {
-      this.enqueue(labelledId);
-      return;
-    }
-    const templates = (sandbox.spec?.volumeClaimTemplates as unknown[] | undefined) ?? [];
-    const created = sandbox.metadata?.creationTimestamp ? new Date(sandbox.metadata.creationTimestamp as unknown as string) : this.now();
-    const record = await this.options.store.sandboxes
-      .recordSandbox({ name, namespace, spec: { name, namespace }, workspaceBackend: templates.length > 0 ? "pvc" : "ephemeral", origin: "cluster", provisionedAt: created })
-      .catch((error: unknown) => {
-        // A create through Berth reserved the name meanwhile: that record wins.
-        if ((error as Error).name === "SandboxNameTakenError") return null;
-        throw error;
-      });
-    if (!record) return;
-    this.options.live.put(record);
-    await recordTimelineEvent(this.options.store.timeline, {
-      sandboxId: record.id,
-      type: "Lifecycle",
-      reason: "Discovered",
-      message: `Sandbox ${namespace}/${name} was found in the cluster, made outside Berth (created ${created.toISOString()}); Berth now follows its status`,
-      occurredAt: this.now(),
-      data: { sandboxUid: sandbox.metadata?.uid, createdAt: created.toISOString() },
-    });
-    this.enqueue(record.id);
-  }
-
-  private observe(record: SandboxRecord): Observed {
-    const sandbox = this.sandboxes.get(record.namespace, record.name);
-    const pod = this.pods.get(record.namespace, record.name) ?? null;
-    const claimNames = new Set([
-      ...(pod?.spec?.volumes ?? []).flatMap((volume) => (volume.persistentVolumeClaim ? [volume.persistentVolumeClaim.claimName] : [])),
-      ...this.claims.list().filter((claim) => claim.metadata?.labels?.[this.keys.sandboxId] === record.id).map((claim) => claim.metadata!.name!),
-      ...((sandbox?.spec?.volumeClaimTemplates as { metadata?: { name?: string } }[] | undefined) ?? []).map((template) => `${template.metadata?.name}-${record.name}`),
-    ]);
-    const claims = [...claimNames].flatMap((name) => {
-      const claim = this.claims.get(record.namespace, name);
-      return claim ? [claim] : [];
-    });
-    const involved = new Set([record.name, ...claimNames]);
-    const events = [...this.podEvents.list(), ...this.claimEvents.list()]
-      .filter((event) => event.involvedObject?.namespace === record.namespace && involved.has(event.involvedObject?.name ?? ""))
-      .sort((a, b) => eventTime(a) - eventTime(b));
-    // The node the pod is on — or, with the pod gone, the one it was on.
-    const nodeName = pod?.spec?.nodeName ?? record.nodeName ?? readDisruptionDetails(record.details).disruption?.nodeName;
-    const node = nodeName ? (this.nodes.get(undefined, nodeName) ?? null) : null;
-    return { sandbox: sandbox ? observedSandbox(sandbox) : null, pod, node, claims, events, deleted: false };
-  }
-}
-
-function observedSandbox(sandbox: SandboxObject): ObservedSandbox {
-  const spec = sandbox.spec ?? {};
-  const running = "replicas" in spec ? spec.replicas !== 0 : spec.operatingMode !== "Suspended";
-  return { metadata: sandbox.metadata, running };
-}
-
-/** The sandbox a template workspace claim (named workspace-<sandbox>) belongs to. */
-function claimOwnerName(claim: { metadata?: { name?: string } }): string | undefined {
-  const name = claim.metadata?.name;
-  return name?.startsWith("workspace-") ? name.slice("workspace-".length) : undefined;
-}
-
-/** What of a node a sandbox's status depends on: schedulable, Ready, tainted. */
-function nodeState(node: V1Node): string {
-  const ready = node.status?.conditions?.find((condition) => condition.type === "Ready")?.status;
-  return JSON.stringify([node.spec?.unschedulable ?? false, ready, (node.spec?.taints ?? []).map((taint) => `${taint.key}:${taint.effect}`).sort()]);
 }

@@ -1,5 +1,6 @@
 import { checkpointOutcomeSchema, checkpointSchema, type Checkpoint, type CheckpointOutcome } from "../domain/checkpoint.ts";
 import { type Db, Prisma } from "./prisma-client.ts";
+import { fencedWrite, type WriterFence } from "./writer-term-repository.ts";
 
 type CheckpointRow = Prisma.CheckpointGetPayload<object>;
 
@@ -34,14 +35,14 @@ export function checkpointRepository(db: Db) {
      * of the sandboxes a replica is still checkpointing — are closed as Failed, saying so.
      * Returns them, for the timeline.
      */
-    async failInterrupted(finishedAt: Date, stillRunningOn: ReadonlySet<string> = new Set()): Promise<Checkpoint[]> {
+    async failInterrupted(finishedAt: Date, stillRunningOn: ReadonlySet<string> = new Set(), fence?: WriterFence): Promise<Checkpoint[]> {
       const running = (await db.checkpoint.findMany({ where: { result: "Running" } })).filter((row) => !stillRunningOn.has(row.sandboxId));
       const closed: Checkpoint[] = [];
       for (const row of running) {
-        const updated = await db.checkpoint.update({
+        const updated = await fencedWrite(db, fence, (client) => client.checkpoint.update({
           where: { id: row.id },
           data: { result: "Failed", finishedAt, durationMs: Math.max(0, finishedAt.getTime() - row.startedAt.getTime()), hookOutputTail: "interrupted: the console stopped while this checkpoint was running" },
-        });
+        }));
         closed.push(toCheckpoint(updated));
       }
       return closed;

@@ -4,7 +4,7 @@ import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
 import { decodeCursor, encodeCursor, UUID_SHAPE } from "./cursor.ts";
 import { type Db, type Tx, isNotFound, isUniqueViolation, toJson, Prisma } from "./prisma-client.ts";
 import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
-import { checkFence, type WriterFence } from "./writer-term-repository.ts";
+import { fencedWrite, type WriterFence } from "./writer-term-repository.ts";
 
 export class SandboxNameTakenError extends Error {
   constructor(
@@ -56,10 +56,13 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
     return written;
   };
   const repository = {
-    /** Records a new live sandbox; its name must be free among live sandboxes of its namespace. */
-    async recordSandbox(sandbox: NewSandbox): Promise<SandboxRecord> {
+    /**
+     * Records a new live sandbox; its name must be free among live sandboxes of its namespace.
+     * With a fence (the writer adopting a Sandbox it found), only while its term is the writer's.
+     */
+    async recordSandbox(sandbox: NewSandbox, fence?: WriterFence): Promise<SandboxRecord> {
       try {
-        const row = await db.sandbox.create({
+        const row = await fencedWrite(db, fence, (client) => client.sandbox.create({
           data: {
             id: sandbox.id,
             name: sandbox.name,
@@ -70,7 +73,7 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
             origin: sandbox.origin ?? "berth",
             provisionedAt: sandbox.provisionedAt ?? null,
           },
-        });
+        }));
         return await announce(row.id, toRecord(row));
       } catch (error) {
         if (isUniqueViolation(error)) throw new SandboxNameTakenError(sandbox.namespace, sandbox.name);
@@ -159,13 +162,7 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
           },
         });
       try {
-        const row = fence
-          ? await db.$transaction(async (tx) => {
-              await checkFence(tx, fence);
-              return update(tx);
-            })
-          : await update(db);
-        return await announce(id, toRecord(row));
+        return await announce(id, toRecord(await fencedWrite(db, fence, update)));
       } catch (error) {
         if (isNotFound(error)) throw new SandboxNotFoundError(id);
         throw error;
@@ -178,12 +175,14 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
     },
 
     /** The sandbox is gone from the cluster; its record and timeline stay, and its name is free again. */
-    async markDeleted(id: string, at: Date, cause?: DeletionCause): Promise<SandboxRecord> {
+    async markDeleted(id: string, at: Date, cause?: DeletionCause, fence?: WriterFence): Promise<SandboxRecord> {
       try {
-        const row = await db.sandbox.update({
-          where: { id },
-          data: { deletedAt: at, liveKey: null, phase: "Deleted", reason: cause?.reason ?? null, message: cause?.message ?? null },
-        });
+        const row = await fencedWrite(db, fence, (client) =>
+          client.sandbox.update({
+            where: { id },
+            data: { deletedAt: at, liveKey: null, phase: "Deleted", reason: cause?.reason ?? null, message: cause?.message ?? null },
+          }),
+        );
         return await announce(id, toRecord(row));
       } catch (error) {
         if (isNotFound(error)) throw new SandboxNotFoundError(id);

@@ -29,6 +29,15 @@ export async function checkFence(tx: Tx, fence: WriterFence | undefined): Promis
   if (current !== fence.term) throw new DeposedWriterError(fence, current);
 }
 
+/** Runs `write` as it is, or — with a fence — in a transaction that checks the fence and holds it until the write commits. */
+export function fencedWrite<T>(db: Db, fence: WriterFence | undefined, write: (client: Db | Tx) => Promise<T>): Promise<T> {
+  if (!fence) return write(db);
+  return db.$transaction(async (tx) => {
+    await checkFence(tx, fence);
+    return write(tx);
+  });
+}
+
 export function writerTermRepository(db: Db) {
   return {
     /** Claims the term for `holder`: true unless a newer term was claimed already. */
