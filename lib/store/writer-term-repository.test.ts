@@ -47,4 +47,29 @@ describe(`the writer's term (${testStoreKind})`, () => {
     await expect(database.store.timeline.appendEvent(event, { lease, term: 4 })).rejects.toThrow(DeposedWriterError);
     expect(await database.store.timeline.listForSandbox(record.id, { limit: 10 })).toEqual([]);
   });
+
+  it("refuses to close a record for a deposed leader, and leaves it live", async () => {
+    const lease = aLease();
+    const record = await database.store.sandboxes.recordSandbox(aNewSandbox());
+    await database.store.writerTerms.claim({ lease, term: 7 }, "replica-b", now);
+    await expect(database.store.sandboxes.markDeleted(record.id, now, { reason: "DeletedOutsideBerth", message: "twice?" }, { lease, term: 6 })).rejects.toThrow(DeposedWriterError);
+    expect((await database.store.sandboxes.getSandbox(record.id))?.deletedAt).toBeNull();
+  });
+
+  it("refuses to record a found Sandbox for a deposed leader", async () => {
+    const lease = aLease();
+    const found = aNewSandbox({ origin: "cluster" });
+    await database.store.writerTerms.claim({ lease, term: 9 }, "replica-b", now);
+    await expect(database.store.sandboxes.recordSandbox(found, { lease, term: 8 })).rejects.toThrow(DeposedWriterError);
+    expect(await database.store.sandboxes.findLiveSandbox(found.namespace, found.name)).toBeNull();
+  });
+
+  it("refuses to close an interrupted checkpoint for a deposed leader", async () => {
+    const lease = aLease();
+    const record = await database.store.sandboxes.recordSandbox(aNewSandbox());
+    const running = await database.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger: "Manual", startedAt: now });
+    await database.store.writerTerms.claim({ lease, term: 11 }, "replica-b", now);
+    await expect(database.store.checkpoints.failInterrupted(now, new Set(), { lease, term: 10 })).rejects.toThrow(DeposedWriterError);
+    expect((await database.store.checkpoints.listCheckpoints(record.id)).map((one) => [one.id, one.result])).toEqual([[running.id, "Running"]]);
+  });
 });
