@@ -413,7 +413,8 @@ describe("deriveStatus: the disruption's details", () => {
   });
 
   it("keeps the other facts in details", () => {
-    expect(deriveStatus(observed({ pod: null }), aStatus({ ...wasReady, details: { verdict: "kept" } }), now).details.verdict).toBe("kept");
+    const marker = { podUid: "pod-1", writtenAt: "2026-11-30T09:00:00.000Z" };
+    expect(deriveStatus(observed({ pod: null }), aStatus({ ...wasReady, details: { stateMarker: marker } }), now).details.stateMarker).toEqual(marker);
   });
 
   it("keeps the Disrupted and Recovering conditions' transition times while nothing changes", () => {

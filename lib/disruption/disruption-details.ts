@@ -1,89 +1,36 @@
-import { z } from "zod";
+import type { DisruptionDetails, DisruptionRecord } from "../domain/disruption-history.ts";
+import type { SandboxDetails } from "../domain/sandbox-details.ts";
 
-// The last disruption and its recovery, as kept in a sandbox status's `details`. The derivation
-// is level-triggered, yet a pod that is gone no longer shows why it went: so what happened is
+// The last disruption and its recovery in a sandbox status's `details`. The derivation is
+// level-triggered, yet a pod that is gone no longer shows why it went: so what happened is
 // written here once and carried from one derived status to the next, until the next disruption
-// replaces it. Stored as JSON, hence ISO strings for times; read back through these schemas.
+// replaces it.
 
-/** Why the pod went away without the user asking (the Disrupted condition's reason). */
-export const DISRUPTION_REASONS = ["PodEvicted", "NodeDrained", "Preempted", "NodeLost", "ResourcePressure", "PodDeleted"] as const;
-export const disruptionReasonSchema = z.enum(DISRUPTION_REASONS);
-export type DisruptionReason = z.infer<typeof disruptionReasonSchema>;
-
-/** What the recovery is waiting for while it is under way (the Recovering condition's reason when True). */
-export const RECOVERING_REASONS = [
-  /** No replacement pod yet: the old one is still terminating, or the controller is about to make one. */
-  "ReplacementPending",
-  /** The scheduler cannot place the replacement; its message is carried verbatim. */
-  "Unschedulable",
-  /** The workspace volume is pinned to a node that is cordoned or gone (local-path storage). */
-  "VolumeNodeAffinityConflict",
-  /** The pod is bound to a node that is down. */
-  "WaitingForNode",
-  /** The replacement's image is being pulled, or cannot be. */
-  "ImagePull",
-  /** The replacement is placed and its containers are starting. */
-  "ReplacementStarting",
-  /** The replacement crashes or failed: recovery is stuck until someone looks. */
-  "ReplacementFailing",
-] as const;
-
-/** How a recovery ended, or why none is under way. */
-export const RECOVERY_END_REASONS = [
-  /** agent-sandbox does not replace a pod that ended Failed (kubelet pressure eviction). */
-  "NotReplaced",
-  "Recovered",
-  /** The sandbox was stopped before it recovered; its next start is a fresh start. */
-  "Stopped",
-] as const;
-
-export const recoveryReasonSchema = z.enum([...RECOVERING_REASONS, ...RECOVERY_END_REASONS]);
-export type RecoveryReason = z.infer<typeof recoveryReasonSchema>;
-
-export const disruptionRecordSchema = z.object({
-  reason: disruptionReasonSchema,
-  message: z.string(),
-  /** When it happened: the DisruptionTarget condition's transition, the deletion, the node loss, or when first seen. */
-  at: z.iso.datetime(),
-  podUid: z.string().nullable(),
-  nodeName: z.string().nullable(),
-  /** Unplanned disruptions give no chance to save work: always false for them, and the message says so. */
-  checkpointTaken: z.boolean(),
-});
-export type DisruptionRecord = z.infer<typeof disruptionRecordSchema>;
-
-export const recoveryRecordSchema = z.object({
-  reason: recoveryReasonSchema,
-  message: z.string(),
-  /** The disruption's time: recovery is measured from the moment the sandbox stopped serving. */
-  startedAt: z.iso.datetime(),
-  recoveredAt: z.iso.datetime().nullable(),
-  durationMs: z.int().nonnegative().nullable(),
-  replacementPodUid: z.string().nullable(),
-  replacementNodeName: z.string().nullable(),
-});
-export type RecoveryRecord = z.infer<typeof recoveryRecordSchema>;
-
-export const disruptionDetailsSchema = z.object({
-  disruption: disruptionRecordSchema.nullable(),
-  recovery: recoveryRecordSchema.nullable(),
-});
-export type DisruptionDetails = z.infer<typeof disruptionDetailsSchema>;
+export {
+  DISRUPTION_REASONS,
+  disruptionReasonSchema,
+  RECOVERING_REASONS,
+  RECOVERY_END_REASONS,
+  recoveryReasonSchema,
+  disruptionRecordSchema,
+  recoveryRecordSchema,
+  disruptionDetailsSchema,
+  type DisruptionReason,
+  type RecoveryReason,
+  type DisruptionRecord,
+  type RecoveryRecord,
+  type DisruptionDetails,
+} from "../domain/disruption-history.ts";
 
 export const NO_DISRUPTION: DisruptionDetails = { disruption: null, recovery: null };
 
-/**
- * The disruption history in a status's free-form details. A stored value that no longer fits
- * the schema (written by an older Berth, or edited by hand) counts as no history rather than an
- * error: the next disruption writes a fresh one.
- */
-export function readDisruptionDetails(details: Record<string, unknown>): DisruptionDetails {
-  const parsed = disruptionDetailsSchema.safeParse({ disruption: details.disruption ?? null, recovery: details.recovery ?? null });
-  return parsed.success ? parsed.data : NO_DISRUPTION;
+/** The disruption history in a status's details. */
+export function readDisruptionDetails(details: SandboxDetails): DisruptionDetails {
+  return { disruption: details.disruption ?? null, recovery: details.recovery ?? null };
 }
 
 /** The details with this history written in; untouched when there is none, so other facts stay as they are. */
-export function writeDisruptionDetails(details: Record<string, unknown>, history: DisruptionDetails): Record<string, unknown> {
+export function writeDisruptionDetails(details: SandboxDetails, history: DisruptionDetails): SandboxDetails {
   return history.disruption ? { ...details, disruption: history.disruption, recovery: history.recovery } : details;
 }
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { Protection } from "../domain/protection.ts";
 import type { Condition, SandboxStatus } from "../domain/sandbox-status.ts";
 import { nodeIsCordoned } from "./node-state.ts";
 import type { ObservedNode, ObservedPod } from "./observed.ts";
@@ -7,19 +7,7 @@ import type { ObservedNode, ObservedPod } from "./observed.ts";
 // the cluster, not merely asked for), and is a drain being held up by it right now — the node
 // cordoned while the protected pod is still there — with what to do about it. Pure.
 
-export const protectionSchema = z.object({
-  /** The spec asks for a PodDisruptionBudget. */
-  wanted: z.boolean(),
-  /** A budget selecting the sandbox's pod exists in the cluster. */
-  protected: z.boolean(),
-  budgetName: z.string().nullable(),
-  /** The budget refuses evictions right now (disruptionsAllowed 0). */
-  refusingEvictions: z.boolean(),
-  /** A drain is waiting on this sandbox: its node is cordoned and the budget refuses the eviction. */
-  drainBlocked: z.boolean(),
-  message: z.string().nullable(),
-});
-export type Protection = z.infer<typeof protectionSchema>;
+export { protectionSchema, type Protection } from "../domain/protection.ts";
 
 export interface ObservedBudget {
   metadata?: { name?: string };

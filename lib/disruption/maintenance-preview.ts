@@ -1,6 +1,6 @@
 import type { V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { pinnedNodeOf } from "../kube/volume-topology.ts";
-import type { DrainOutcome, MaintenancePreview, PodDrainPreview } from "../domain/maintenance-preview.ts";
+import type { MaintenancePreview, PodDrainPreview } from "../domain/maintenance-preview.ts";
 import { nodeIsCordoned, nodeIsDown } from "./node-state.ts";
 
 // What draining a node would do to each pod on it, said before anything is done: a sandbox moves

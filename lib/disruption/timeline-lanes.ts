@@ -2,7 +2,6 @@ import { z } from "zod";
 import { durableStateSchema, type DurableState } from "../domain/durable-state.ts";
 import { sandboxPhaseSchema } from "../domain/sandbox-status.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
-import { disruptionRecordSchema, recoveryRecordSchema } from "./disruption-details.ts";
 
 // A sandbox's stored timeline laid out as a swimlane chart: one lane per pod instance (its uid),
 // disruptions as spans from the moment the sandbox stopped serving to its Ready replacement, and
@@ -78,8 +77,6 @@ const podFactsSchema = z.object({
   phase: sandboxPhaseSchema.optional(),
 });
 
-const checkpointIdSchema = z.object({ checkpointId: z.string() });
-
 function byTime(a: TimelineEvent, b: TimelineEvent): number {
   return a.occurredAt.getTime() - b.occurredAt.getTime() || Number(BigInt(a.id) - BigInt(b.id));
 }
@@ -123,21 +120,21 @@ class LaneBook {
 class SpanBook {
   readonly spans: DisruptionSpan[] = [];
 
-  see(event: TimelineEvent): void {
-    const disruption = disruptionRecordSchema.safeParse(event.data.disruption);
-    if (!disruption.success) return;
-    const key = `${disruption.data.at}|${disruption.data.podUid ?? ""}`;
+  see(event: Extract<TimelineEvent, { type: "Disruption" | "Recovery" }>): void {
+    const { disruption, recovery } = event.data;
+    if (!disruption) return;
+    const key = `${disruption.at}|${disruption.podUid ?? ""}`;
     let span = this.spans.find((one) => one.key === key);
     if (!span) {
       span = {
         key,
-        reason: disruption.data.reason,
-        message: disruption.data.message,
+        reason: disruption.reason,
+        message: disruption.message,
         start: event.occurredAt,
         end: null,
         outcome: "recovering",
-        fromPodUid: disruption.data.podUid,
-        fromNodeName: disruption.data.nodeName,
+        fromPodUid: disruption.podUid,
+        fromNodeName: disruption.nodeName,
         toPodUid: null,
         toNodeName: null,
         durationMs: null,
@@ -145,13 +142,12 @@ class SpanBook {
       };
       this.spans.push(span);
     }
-    const recovery = recoveryRecordSchema.safeParse(event.data.recovery);
-    if (!recovery.success || span.end) return;
-    span.toPodUid = recovery.data.replacementPodUid ?? span.toPodUid;
-    span.toNodeName = recovery.data.replacementNodeName ?? span.toNodeName;
-    span.durationMs = recovery.data.durationMs;
-    if (recovery.data.reason === "Recovered") Object.assign(span, { end: event.occurredAt, outcome: "recovered" });
-    if (recovery.data.reason === "Stopped") Object.assign(span, { end: event.occurredAt, outcome: "stopped" });
+    if (!recovery || span.end) return;
+    span.toPodUid = recovery.replacementPodUid ?? span.toPodUid;
+    span.toNodeName = recovery.replacementNodeName ?? span.toNodeName;
+    span.durationMs = recovery.durationMs;
+    if (recovery.reason === "Recovered") Object.assign(span, { end: event.occurredAt, outcome: "recovered" });
+    if (recovery.reason === "Stopped") Object.assign(span, { end: event.occurredAt, outcome: "stopped" });
   }
 
   closeOpen(at: Date, outcome: SpanOutcome): void {
@@ -187,13 +183,13 @@ export function layoutTimeline(input: { events: readonly TimelineEvent[]; now: D
     if (event.type === "Disruption" || event.type === "Recovery") spans.see(event);
     if (event.type === "Protection" || event.type === "Maintenance") placed.push({ event, kind: event.type === "Protection" ? "protection" : "maintenance" });
     if (event.type === "Checkpoint") {
-      const id = checkpointIdSchema.safeParse(event.data);
-      if (!id.success) continue;
+      const checkpointId = event.data.checkpointId;
+      if (!checkpointId) continue;
       // One marker per checkpoint: where it ended, or where it started while it still runs.
-      const known = checkpoints.get(id.data.checkpointId);
+      const known = checkpoints.get(checkpointId);
       if (!known) {
         const entry = { event, kind: "checkpoint" as const };
-        checkpoints.set(id.data.checkpointId, entry);
+        checkpoints.set(checkpointId, entry);
         placed.push(entry);
       } else if (CHECKPOINT_END_REASONS.has(event.reason)) {
         known.event = event;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sandboxDetailsSchema } from "./sandbox-details.ts";
 
 /**
  * What a person needs to know about a sandbox at a glance. Disrupted and Recovering are
@@ -46,7 +47,7 @@ export const sandboxStatusSchema = podIdentitySchema.extend({
   reason: z.string().nullable(),
   message: z.string().nullable(),
   conditions: z.array(conditionSchema),
-  /** Further derived facts (disruption and recovery timings, state verdicts), added by later work. */
-  details: z.record(z.string(), z.unknown()),
+  /** Further derived facts: the last disruption and recovery, protection, the durable-state verdict. */
+  details: sandboxDetailsSchema,
 });
 export type SandboxStatus = z.infer<typeof sandboxStatusSchema>;

@@ -1,7 +1,7 @@
 import { CoreV1Api, CustomObjectsApi, StorageV1Api, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
-import { kube, KubeApiError, nullIfNotFound } from "./kube-errors.ts";
+import { kube, nullIfNotFound } from "./kube-errors.ts";
 import type { StoredSandbox } from "./sandbox-resources.ts";
 import { mergePatch } from "./patch-options.ts";
 

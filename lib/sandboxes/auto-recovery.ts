@@ -6,6 +6,7 @@ import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { SandboxResources } from "../kube/sandbox-resources.ts";
 import type { Store, WriterFence } from "../store/index.ts";
+import { storedDisruptionPolicy } from "../domain/stored-spec.ts";
 
 // agent-sandbox does not replace a pod that ended Failed (the kubelet evicted it under node
 // pressure), so such a sandbox would stay down. Unless its policy says otherwise, Berth deletes
@@ -13,8 +14,7 @@ import type { Store, WriterFence } from "../store/index.ts";
 
 /** The policy switch as the submitted spec has it; on unless turned off. */
 function autoRecoveryAllowed(record: SandboxRecord): boolean {
-  const policy = record.spec.disruptionPolicy as { autoRecoverFailedPods?: boolean } | undefined;
-  return record.origin === "berth" && policy?.autoRecoverFailedPods !== false;
+  return record.origin === "berth" && storedDisruptionPolicy(record.spec).autoRecoverFailedPods;
 }
 
 /** True when it deleted the failed pod. */

@@ -1,6 +1,6 @@
 import type { Actor } from "../domain/audit.ts";
 import type { Checkpoint } from "../domain/checkpoint.ts";
-import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../domain/disruption-policy.ts";
+import type { DisruptionPolicy } from "../domain/disruption-policy.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { ExecTimeoutError, execInPod } from "../kube/pod-exec.ts";
@@ -10,6 +10,7 @@ import { untracked } from "./operations-in-flight.ts";
 import { liveRecord, type ActionDeps } from "./sandbox-actions.ts";
 import { snapshotWorkspace } from "./checkpoint-snapshot.ts";
 import { writeStateMarker } from "./state-marker.ts";
+import { storedDisruptionPolicy, storedWorkspace } from "../domain/stored-spec.ts";
 
 // A checkpoint: the sandbox's own hook saves its work (run through exec within the checkpoint
 // grace period), the workspace is flushed, and the state marker is written so that a later
@@ -20,17 +21,10 @@ import { writeStateMarker } from "./state-marker.ts";
 const OUTPUT_TAIL_CHARS = 2_000;
 const FLUSH_TIMEOUT_SECONDS = 10;
 
-interface Policy {
-  checkpointHook?: string[];
-  snapshotOnCheckpoint?: boolean;
-  checkpointGracePeriodSeconds?: number;
-  terminationGracePeriodSeconds?: number;
-}
-
-const policyOf = (record: SandboxRecord) => (record.spec.disruptionPolicy as Policy | undefined) ?? {};
+const policyOf = (record: SandboxRecord) => storedDisruptionPolicy(record.spec);
 
 /** The hook's deadline: its own grace period, else the pod's termination grace (what a drain would allow). */
-const graceSecondsOf = (policy: Policy) => policy.checkpointGracePeriodSeconds ?? policy.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS;
+const graceSecondsOf = (policy: DisruptionPolicy) => policy.checkpointGracePeriodSeconds ?? policy.terminationGracePeriodSeconds;
 
 export async function checkpointSandbox(deps: ActionDeps, id: string, trigger: Checkpoint["trigger"], actor: Actor): Promise<Checkpoint> {
   const record = await liveRecord(deps, id);
@@ -97,5 +91,5 @@ async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: st
 }
 
 function workspaceMountPath(deps: ActionDeps, record: SandboxRecord): string {
-  return (record.spec.workspace as { mountPath?: string } | undefined)?.mountPath ?? deps.defaults.workspaceMountPath;
+  return storedWorkspace(record.spec).mountPath ?? deps.defaults.workspaceMountPath;
 }

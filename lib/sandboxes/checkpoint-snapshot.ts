@@ -4,6 +4,7 @@ import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { snapshotResources, type VolumeSnapshotState } from "../kube/snapshot-resources.ts";
 import type { ActionDeps } from "./sandbox-actions.ts";
+import { storedWorkspace } from "../domain/stored-spec.ts";
 
 // The optional last step of a checkpoint: a CSI VolumeSnapshot of the workspace claim. Its
 // readiness — or the snapshotter's error, the moment it reports one — goes on the checkpoint and
@@ -14,7 +15,7 @@ const POLL_MS = 200;
 
 /** The claim a pvc workspace is on: the one named in the spec, else the controller's or Berth's default name. */
 function workspaceClaimName(record: SandboxRecord): string {
-  const claim = (record.spec.workspace as { claim?: { claimName?: string } } | undefined)?.claim;
+  const claim = storedWorkspace(record.spec).claim;
   return claim?.claimName ?? `workspace-${record.name}`;
 }
 

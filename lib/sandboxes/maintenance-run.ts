@@ -1,4 +1,4 @@
-import { checkpointFailurePolicySchema, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../domain/disruption-policy.ts";
+import { storedDisruptionPolicy } from "../domain/stored-spec.ts";
 import type { BudgetRef, MaintenanceProgress, MaintenanceRun, MaintenanceRunState, SandboxProgress } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
@@ -29,11 +29,8 @@ export interface MaintenanceRunDeps extends ActionDeps {
 }
 
 const policyOf = (record: SandboxRecord | null) => {
-  const policy = (record?.spec.disruptionPolicy ?? {}) as { checkpointFailurePolicy?: string; checkpointGracePeriodSeconds?: number; terminationGracePeriodSeconds?: number };
-  return {
-    onFailure: checkpointFailurePolicySchema.catch("Block").parse(policy.checkpointFailurePolicy ?? "Block"),
-    graceSeconds: policy.checkpointGracePeriodSeconds ?? policy.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
-  };
+  const policy = storedDisruptionPolicy(record?.spec ?? {});
+  return { onFailure: policy.checkpointFailurePolicy, graceSeconds: policy.checkpointGracePeriodSeconds ?? policy.terminationGracePeriodSeconds };
 };
 
 /** Waits, or less if the run is stopped meanwhile. */

@@ -6,6 +6,7 @@ import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import { AGENT_CONTAINER_NAME } from "../render/render-sandbox.ts";
 import { readStateMarker, writeStateMarker, type MarkerTarget } from "./state-marker.ts";
+import { storedWorkspace } from "../domain/stored-spec.ts";
 
 // Whether durable state survived a disruption, decided by the marker: when a sandbox Berth made
 // becomes Ready in a replacement pod, the marker is read back (verdict), then written for the new
@@ -36,28 +37,29 @@ export class StateVerification {
 
   /** The status's details with any result for its pod written in. */
   withResults(status: SandboxStatus): SandboxStatus {
-    const result = status.podUid ? this.results.get(status.podUid) : undefined;
-    if (!result) return status;
+    const podUid = status.podUid;
+    const result = podUid ? this.results.get(podUid) : undefined;
+    if (!podUid || !result) return status;
     return {
       ...status,
       details: {
         ...status.details,
         ...(result.verdict ? { durableState: result.verdict } : {}),
-        ...(result.markerWrittenAt ? { stateMarker: { podUid: status.podUid, writtenAt: result.markerWrittenAt } } : {}),
+        ...(result.markerWrittenAt ? { stateMarker: { podUid, writtenAt: result.markerWrittenAt } } : {}),
       },
     };
   }
 
   /** Once stored, a result is the status's: forget it here. */
   stored(status: SandboxStatus): void {
-    if (status.podUid && (status.details.stateMarker as { podUid?: string } | undefined)?.podUid === status.podUid) this.results.delete(status.podUid);
+    if (status.podUid && status.details.stateMarker?.podUid === status.podUid) this.results.delete(status.podUid);
   }
 
   /** Starts what the stored status says is still to do for a Ready pod. */
   follow(record: SandboxRecord, status: SandboxStatus, pod: V1Pod | null): void {
     const podUid = pod?.metadata?.uid;
     if (record.origin !== "berth" || status.phase !== "Ready" || !podUid || this.running.has(podUid)) return;
-    if ((status.details.stateMarker as { podUid?: string } | undefined)?.podUid === podUid || this.results.get(podUid)?.markerWrittenAt) return;
+    if (status.details.stateMarker?.podUid === podUid || this.results.get(podUid)?.markerWrittenAt) return;
     const recovery = readDisruptionDetails(status.details).recovery;
     const replacement = recovery?.reason === "Recovered" && recovery.replacementPodUid === podUid;
     this.running.add(podUid);
@@ -83,7 +85,7 @@ export class StateVerification {
   }
 
   private target(record: SandboxRecord): MarkerTarget {
-    const workspace = record.spec.workspace as { mountPath?: string } | undefined;
+    const workspace = storedWorkspace(record.spec);
     return { namespace: record.namespace, pod: record.name, container: AGENT_CONTAINER_NAME, mountPath: workspace?.mountPath ?? this.options.workspaceMountPath };
   }
 }

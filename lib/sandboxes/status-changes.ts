@@ -1,6 +1,5 @@
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import type { Protection } from "../disruption/eviction-protection.ts";
-import { durableStateSchema } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { NewTimelineEvent } from "../domain/timeline.ts";
@@ -74,11 +73,9 @@ const VERDICT_REASONS = { restored: "DurableStateRestored", lost: "DurableStateL
 
 /** A verdict reached since the record was stored, told once: null when there is none new. */
 export function verdictEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent | null {
-  const verdict = durableStateSchema.safeParse(after.details.durableState);
-  if (!verdict.success) return null;
-  const previous = durableStateSchema.safeParse(before.details.durableState);
-  if (previous.success && previous.data.podUid === verdict.data.podUid) return null;
-  return { sandboxId: before.id, type: "DurableState", reason: VERDICT_REASONS[verdict.data.verdict], message: verdict.data.why, occurredAt: now, data: { ...verdict.data, nodeName: after.nodeName } };
+  const verdict = after.details.durableState;
+  if (!verdict || before.details.durableState?.podUid === verdict.podUid) return null;
+  return { sandboxId: before.id, type: "DurableState", reason: VERDICT_REASONS[verdict.verdict], message: verdict.why, occurredAt: now, data: { ...verdict, nodeName: after.nodeName } };
 }
 
 export function changed(before: SandboxStatus, after: SandboxStatus): boolean {

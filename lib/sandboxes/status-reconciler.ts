@@ -5,7 +5,7 @@ import type { WatchCacheStats } from "../kube/watch-cache.ts";
 import { WorkQueue, type ReconcileResult } from "../platform/work-queue.ts";
 import type { Store, WriterFence } from "../store/index.ts";
 import { deriveStatus } from "../disruption/derive-status.ts";
-import { deriveProtection, withProtection, type Protection } from "../disruption/eviction-protection.ts";
+import { deriveProtection, withProtection } from "../disruption/eviction-protection.ts";
 import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
 import type { NodeView } from "../domain/node-view.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
@@ -20,6 +20,7 @@ import { RecordUpkeep } from "./record-upkeep.ts";
 import { SandboxWatches } from "./sandbox-watches.ts";
 import { StateVerification } from "./state-verification.ts";
 import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
+import { storedDisruptionPolicy } from "../domain/stored-spec.ts";
 
 // The reconciler, one per server process, shaped like a controller-runtime controller: watches
 // (sandbox-watches.ts) turn every change into a typed key — a sandbox by id, or a Sandbox found
@@ -237,7 +238,7 @@ export class StatusReconciler {
       return;
     }
     const protection = deriveProtection({
-      wanted: (record.spec.disruptionPolicy as { evictionProtection?: boolean } | undefined)?.evictionProtection === true,
+      wanted: storedDisruptionPolicy(record.spec).evictionProtection,
       budget: this.watches.budgets.get(record.namespace, podDisruptionBudgetName(record.name)) ?? null,
       pod: observed.pod,
       node: observed.node ?? null,
@@ -254,7 +255,7 @@ export class StatusReconciler {
       }
       const verdict = verdictEventOf(record, next, this.now());
       if (verdict) await recordTimelineEvent(store.timeline, verdict, fence);
-      const wasBlocked = (record.details.protection as Protection | undefined)?.drainBlocked ?? false;
+      const wasBlocked = record.details.protection?.drainBlocked ?? false;
       if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(store.timeline, protectionEventOf(record, protection, this.now()), fence);
     }
     const pod = this.watches.pods.get(record.namespace, record.name) ?? null;

@@ -67,7 +67,6 @@ export function startReconciler(
       maintenance?.poke();
     });
     await reconciler.start();
-    const started = reconciler;
     maintenance = new MaintenanceRunner({
       store,
       connection: cluster.connection,

@@ -60,7 +60,7 @@ describe(`sandbox records (${testStoreKind})`, () => {
       conditions: [{ type: "Disrupted", status: "True", reason: "NodeDrained", lastTransitionTime: "2026-11-30T10:00:00.000Z" }],
       previousNodeName: "worker-2",
       previousPodUid: "6f1c1f9e-0000-4000-8000-000000000000",
-      details: { disruptedAt: "2026-11-30T10:00:00.000Z" },
+      details: { stateMarker: { podUid: "6f1c1f9e-0000-4000-8000-000000000000", writtenAt: "2026-11-30T10:00:00.000Z" } },
     });
     const saved = await store.sandboxes.saveStatus(created.id, status);
     expect(saved).toMatchObject(status);

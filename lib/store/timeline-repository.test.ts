@@ -1,3 +1,4 @@
+import { aDisruption, aRecovery } from "../disruption/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NewTimelineEvent } from "../domain/timeline.ts";
 import type { Store } from "./open-store.ts";
@@ -82,10 +83,10 @@ describe(`the timeline (${testStoreKind})`, () => {
 describe(`the disruption history (${testStoreKind})`, () => {
   it("counts a disruption told by several events once, with its recovery's duration", async () => {
     const sandboxId = await aSandboxId();
-    const disruption = { reason: "NodeDrained", at: "2026-11-30T10:00:00.000Z" };
+    const disruption = aDisruption({ reason: "NodeDrained" });
     await store.timeline.appendEvent(anEvent(sandboxId, { reason: "Disrupted", data: { disruption, recovery: null } }));
-    await store.timeline.appendEvent(anEvent(sandboxId, { type: "Recovery", reason: "Recovering", data: { disruption, recovery: { reason: "Unschedulable", durationMs: null } } }));
-    await store.timeline.appendEvent(anEvent(sandboxId, { type: "Recovery", reason: "Recovered", data: { disruption, recovery: { reason: "Recovered", durationMs: 5_000 } } }));
+    await store.timeline.appendEvent(anEvent(sandboxId, { type: "Recovery", reason: "Recovering", data: { disruption, recovery: aRecovery({ reason: "Unschedulable" }) } }));
+    await store.timeline.appendEvent(anEvent(sandboxId, { type: "Recovery", reason: "Recovered", data: { disruption, recovery: aRecovery({ reason: "Recovered", durationMs: 5_000 }) } }));
     const mine = (await store.timeline.disruptionHistory()).filter((one) => one.sandboxId === sandboxId);
     expect(mine.map(({ reason, durationMs }) => ({ reason, durationMs }))).toEqual([{ reason: "NodeDrained", durationMs: 5_000 }]);
   });

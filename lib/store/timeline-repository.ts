@@ -1,4 +1,4 @@
-import { newTimelineEventSchema, timelineEventSchema, type NewTimelineEvent, type TimelineEvent } from "../domain/timeline.ts";
+import { newTimelineEventSchema, TIMELINE_EVENT_DATA, timelineEventSchema, type NewTimelineEvent, type TimelineEvent } from "../domain/timeline.ts";
 import { type Db, toJson, Prisma } from "./prisma-client.ts";
 import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
 import { checkFence, type WriterFence } from "./writer-term-repository.ts";
@@ -50,12 +50,12 @@ export function timelineRepository(db: Db, notifications: StoreNotifications) {
       const rows = await db.timelineEvent.findMany({ where: { type: { in: ["Disruption", "Recovery"] } }, select: { sandboxId: true, data: true }, orderBy: { id: "asc" } });
       const seen = new Map<string, { sandboxId: string; reason: string; at: string; durationMs: number | null }>();
       for (const row of rows) {
-        const data = row.data as { disruption?: { reason?: string; at?: string } | null; recovery?: { reason?: string; durationMs?: number | null } | null };
-        if (!row.sandboxId || !data.disruption?.reason || !data.disruption.at) continue;
+        const data = TIMELINE_EVENT_DATA.Disruption.parse(row.data);
+        if (!row.sandboxId || !data.disruption) continue;
         const key = `${row.sandboxId}/${data.disruption.at}`;
         const entry = seen.get(key) ?? { sandboxId: row.sandboxId, reason: data.disruption.reason, at: data.disruption.at, durationMs: null };
         entry.reason = data.disruption.reason;
-        if (data.recovery?.reason === "Recovered" && typeof data.recovery.durationMs === "number") entry.durationMs = data.recovery.durationMs;
+        if (data.recovery?.reason === "Recovered" && data.recovery.durationMs !== null) entry.durationMs = data.recovery.durationMs;
         seen.set(key, entry);
       }
       return [...seen.values()];

@@ -126,7 +126,7 @@ describe("a sandbox under eviction protection", () => {
   beforeAll(async () => {
     before = await world.readySandbox({ name: world.named("guarded"), disruptionPolicy: { evictionProtection: true } });
     await world.recordWhen(before.id, (record) => {
-      if (!(record.details.protection as Protection | undefined)?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
+      if (!record.details.protection?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
     });
   }, 120_000);
   afterAll(uncordonAll);
@@ -156,7 +156,7 @@ describe("a sandbox under eviction protection", () => {
     const released = await world.recordWhen(before.id, (record) => {
       if (record.conditions.find((one) => one.type === "EvictionBlocked")?.status !== "False") throw new Error("still blocked");
     });
-    expect((released.details.protection as Protection).protected).toBe(true);
+    expect(released.details.protection?.protected).toBe(true);
   });
 });
 
@@ -171,7 +171,7 @@ describe("planned maintenance of the node under a protected sandbox on portable 
       disruptionPolicy: { evictionProtection: true, checkpointFailurePolicy: "Proceed" },
     });
     await world.recordWhen(before.id, (record) => {
-      if (!(record.details.protection as Protection | undefined)?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
+      if (!record.details.protection?.refusingEvictions) throw new Error("the budget does not refuse evictions yet");
     });
     const maintenance = maintenanceIn(world, { retryMs: 200 });
     cordoned.add(before.nodeName!);

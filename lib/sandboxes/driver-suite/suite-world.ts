@@ -69,7 +69,7 @@ export const replacedAndReady = (before: SandboxRecord) => (record: SandboxRecor
 };
 
 /** A person of this run bound to berth-platform-admin (cluster-wide), as a platform team binds its admins. */
-export async function platformAdmin(world: SuiteWorld): Promise<Person> {
+export async function platformAdmin(world: Pick<SuiteWorld, "cluster" | "named">): Promise<Person> {
   const admin: Person = { username: world.named("pat"), groups: [world.named("platform")] };
   const role = BERTH_ROLES.find((one) => one.name === "berth-platform-admin")!;
   const operator = accessObjects(world.cluster.operatorConnection);

@@ -8,7 +8,7 @@
 // (BERTH_TEST_OPERATOR_KUBECONFIG, the same file when unset), so that what the operator does is
 // never taken for something Berth was allowed to do.
 import { connectToEmbeddedCluster, connectToRealCluster, type ClusterConnection } from "../../kube/cluster-connection.ts";
-import { startSimulatedCluster } from "../../sim/index.ts";
+import { kubeconfigPath as simKubeconfigPath, startSimulatedCluster } from "../../sim/index.ts";
 import { LOCAL_PATH_CLASS, PORTABLE_CLASS } from "../../sim/storage-topology.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
 
@@ -19,6 +19,10 @@ export interface ClusterUnderTest {
   connection: ClusterConnection;
   /** As the cluster's operator, for kubectl's work. */
   operatorConnection: ClusterConnection;
+  /** Berth's kubeconfig, for a Berth process of its own; null for an embedded cluster started without a data directory. */
+  kubeconfigPath: string | null;
+  /** The two worker nodes sandboxes run on. */
+  workers: [string, string];
   /** Why commands cannot run in a container here, or null where they can. */
   execUnavailable: string | null;
   storageClasses: { nodePinned: string; portable: string };
@@ -36,13 +40,22 @@ export interface ClusterUnderTest {
 export const REAL_CLUSTER_KUBECONFIG = "BERTH_TEST_KUBECONFIG";
 export const REAL_CLUSTER_OPERATOR_KUBECONFIG = "BERTH_TEST_OPERATOR_KUBECONFIG";
 
-export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
+/** The embedded cluster: in `dataDir` (where it writes its kubeconfig), its clock `clockScale` times real time. */
+export interface EmbeddedClusterOptions {
+  dataDir?: string;
+  clockScale?: number;
+}
+
+export async function startClusterUnderTest(embedded: EmbeddedClusterOptions = {}): Promise<ClusterUnderTest> {
   const kubeconfigPath = process.env[REAL_CLUSTER_KUBECONFIG];
   if (kubeconfigPath) {
     return {
       description: `the real control plane of ${kubeconfigPath}`,
       connection: connectToRealCluster("kubeconfig", kubeconfigPath),
       operatorConnection: connectToRealCluster("kubeconfig", process.env[REAL_CLUSTER_OPERATOR_KUBECONFIG] || kubeconfigPath),
+      kubeconfigPath,
+      // scripts/cluster/cluster-fixtures.ts makes these.
+      workers: ["berth-worker-a", "berth-worker-b"],
       execUnavailable: "kwok's nodes run no containers, so there is nothing to exec into and no workspace file to read",
       // scripts/cluster/cluster-fixtures.ts makes these.
       storageClasses: { nodePinned: "local-path", portable: "portable" },
@@ -53,12 +66,14 @@ export async function startClusterUnderTest(): Promise<ClusterUnderTest> {
       stop: async () => {},
     };
   }
-  const sim = await startSimulatedCluster({ clockScale: 200, workers: 2 });
+  const sim = await startSimulatedCluster({ clockScale: embedded.clockScale ?? 200, workers: 2, ...(embedded.dataDir ? { dataDir: embedded.dataDir } : {}) });
   const connection = connectToEmbeddedCluster(sim.serverUrl, sim.adminToken);
   return {
     description: "the embedded simulated cluster",
     connection,
     operatorConnection: connection,
+    kubeconfigPath: embedded.dataDir ? simKubeconfigPath(embedded.dataDir) : null,
+    workers: ["worker-1", "worker-2"],
     execUnavailable: null,
     storageClasses: { nodePinned: LOCAL_PATH_CLASS, portable: PORTABLE_CLASS },
     patienceMs: 20_000,

@@ -5,7 +5,6 @@ import { ManualClock } from "../clock.ts";
 import { list, record, refs } from "../k8s-objects.ts";
 import type { KubeObject, StoredObject } from "../objects.ts";
 import { installStorageTopology, type StorageTopologyOptions } from "../storage-topology.ts";
-import { StatusError } from "../status-error.ts";
 import { ObjectStore } from "../store/object-store.ts";
 import { VolumeContents } from "../volume-contents.ts";
 import { addClaimProtection, ClaimProtectionController } from "./claim-protection.ts";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useNow } from "@/app/(console)/_components/use-now.ts";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { formatAge, formatTimestamp } from "@/app/components/format.ts";

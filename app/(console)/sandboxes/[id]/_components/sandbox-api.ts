@@ -2,7 +2,7 @@ import { z } from "zod";
 import { checkpointSchema } from "@/lib/domain/checkpoint.ts";
 import { execResultSchema } from "@/lib/domain/exec-request.ts";
 import { sandboxRecordSchema } from "@/lib/domain/sandbox-record.ts";
-import { timelineEventSchema } from "@/lib/domain/timeline.ts";
+import { storedEventFields, timelineEventSchemaWith } from "@/lib/domain/timeline.ts";
 import { callApi } from "@/app/(console)/_components/api-client.ts";
 
 // The detail page's calls to the sandbox API, read back into the domain shapes (JSON carries
@@ -10,7 +10,7 @@ import { callApi } from "@/app/(console)/_components/api-client.ts";
 
 const date = z.coerce.date();
 const sandboxJsonSchema = sandboxRecordSchema.extend({ provisionedAt: date.nullable(), createdAt: date, updatedAt: date, deletedAt: date.nullable() });
-const timelineJsonSchema = z.object({ items: z.array(timelineEventSchema.extend({ occurredAt: date, recordedAt: date })), nextCursor: z.string().nullable() });
+const timelineJsonSchema = z.object({ items: z.array(timelineEventSchemaWith({ ...storedEventFields, occurredAt: date, recordedAt: date })), nextCursor: z.string().nullable() });
 const checkpointJsonSchema = checkpointSchema.extend({ startedAt: date, finishedAt: date.nullable() });
 const checkpointsJsonSchema = z.object({ items: z.array(checkpointJsonSchema) });
 const deletedJsonSchema = z.object({ removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });

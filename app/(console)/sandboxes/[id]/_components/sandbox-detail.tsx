@@ -6,7 +6,6 @@ import { useNow } from "@/app/(console)/_components/use-now.ts";
 import { formatTimestamp } from "@/app/components/format.ts";
 import { PhaseBadge } from "@/app/components/phase-badge.tsx";
 import type { Checkpoint } from "@/lib/domain/checkpoint.ts";
-import { durableStateSchema } from "@/lib/domain/durable-state.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import type { TimelineEvent } from "@/lib/domain/timeline.ts";
 import { CheckpointList } from "./checkpoint-list.tsx";
@@ -30,7 +29,7 @@ export function SandboxDetail({ initial, storage, initialAt, changes }: { initia
   const { data: record, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record) });
   const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline) });
   const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints) });
-  const durableState = durableStateSchema.safeParse(record.details.durableState).data ?? null;
+  const durableState = record.details.durableState ?? null;
 
   return (
     <div className={styles.page}>

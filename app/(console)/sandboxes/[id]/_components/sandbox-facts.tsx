@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { OWNERSHIP_LIFECYCLE } from "@/app/(console)/volumes/_components/volume-rows.ts";
 import tableStyles from "@/app/components/data-table.module.css";
-import { protectionSchema } from "@/lib/disruption/eviction-protection.ts";
 import { containerFor, profileSchema } from "@/lib/domain/profiles.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { claimFate } from "./claim-fate.ts";
@@ -88,9 +87,8 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
 }
 
 export function ProtectionFacts({ record }: { record: SandboxRecord }) {
-  const protection = protectionSchema.safeParse(record.details.protection);
-  if (!protection.success) return <p className={styles.muted}>Not derived yet: the reconciler has not looked at this sandbox&apos;s budget.</p>;
-  const { data } = protection;
+  const data = record.details.protection;
+  if (!data) return <p className={styles.muted}>Not derived yet: the reconciler has not looked at this sandbox&apos;s budget.</p>;
   const state = data.drainBlocked ? "Protected — a drain is waiting on it" : data.protected ? "Protected" : data.wanted ? "Asked for, but not in effect" : "Not protected";
   return (
     <>
