@@ -5,10 +5,12 @@
 // renew deadline, 2 s retry), each candidate a process of its own on the embedded cluster.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { TimelineFeed } from "../lib/events/timeline-feed.ts";
-import { startSimulatedCluster } from "../lib/sim/index.ts";
+import { kubeconfigPath, startSimulatedCluster } from "../lib/sim/index.ts";
 import { openStore } from "../lib/store/index.ts";
 
 const EVENTS = 300;
@@ -48,6 +50,51 @@ export async function benchCrossReplicaDelivery(postgresUrl: string) {
   } finally {
     feed.stop();
     await Promise.all([writer.close(), reader.close()]);
+  }
+  return { events: EVENTS, ...summary(latencies) };
+}
+
+/**
+ * The same, all the way to a browser: events appended through one store, timed until another
+ * replica — a process of its own, serving the API over HTTP — has sent each on its event stream.
+ */
+export async function benchSseDelivery(postgresUrl: string) {
+  const work = mkdtempSync(path.join(tmpdir(), "berth-bench-sse-"));
+  const sim = await startSimulatedCluster({ dataDir: path.join(work, "cluster") });
+  const writer = await openStore({ kind: "postgresql", databaseUrl: postgresUrl });
+  const replica = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "..", "app", "api", "testing", "replica-process.ts")], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, DATABASE_URL: postgresUrl, KUBECONFIG: kubeconfigPath(path.join(work, "cluster")), BERTH_AUTH_MODE: "none", BERTH_PUBLIC_URL: "http://berth.bench", BERTH_DATA_DIR: path.join(work, "replica") },
+  });
+  const lines = createInterface({ input: replica.stdout! });
+  const port = await new Promise<number>((resolve) => lines.on("line", (line) => line.startsWith("http ") && resolve(Number(line.slice(5)))));
+  const stream = new AbortController();
+  const latencies: number[] = [];
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/events`, { signal: stream.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    /** Reads the stream until the event with this id has come. */
+    const until = async (id: string) => {
+      while (!buffer.includes(`id: ${id}\n`)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the event stream ended");
+        buffer += value;
+      }
+      buffer = buffer.slice(buffer.indexOf(`id: ${id}\n`) + 1);
+    };
+    for (let i = 0; i < EVENTS; i++) {
+      const began = performance.now();
+      const stored = await writer.timeline.appendEvent({ sandboxId: null, type: "Lifecycle", reason: "Ready", message: `bench ${i}`, occurredAt: new Date() });
+      await until(stored.id);
+      latencies.push(performance.now() - began);
+    }
+  } finally {
+    stream.abort();
+    await stopProcess(replica, "SIGTERM");
+    await writer.close();
+    await sim.stop();
+    rmSync(work, { recursive: true, force: true });
   }
   return { events: EVENTS, ...summary(latencies) };
 }

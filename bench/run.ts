@@ -4,7 +4,7 @@ import { benchAccess } from "./access.bench.ts";
 import { benchDisruption } from "./disruption.bench.ts";
 import { benchLifecycle } from "./lifecycle.bench.ts";
 import { benchMaintenance } from "./maintenance.bench.ts";
-import { benchCrossReplicaDelivery, benchFailover } from "./replicas.bench.ts";
+import { benchCrossReplicaDelivery, benchFailover, benchSseDelivery } from "./replicas.bench.ts";
 import { ms } from "./measure.ts";
 import { benchSimulatedCluster } from "./sim.bench.ts";
 import { benchStore } from "./store.bench.ts";
@@ -61,6 +61,8 @@ if (postgresUrl) {
   const delivery = await benchCrossReplicaDelivery(postgresUrl);
   console.log(`\n| replicas on PostgreSQL | events | median ms | p99 ms |\n|---|---:|---:|---:|`);
   console.log(`| event stored through one replica → published on another's live timeline (NOTIFY, then read) | ${delivery.events} | ${ms(delivery.medianMs)} | ${ms(delivery.p99Ms)} |`);
+  const sse = await benchSseDelivery(postgresUrl);
+  console.log(`| event stored through one replica → sent on another replica's event stream over HTTP (target p99 < 100 ms) | ${sse.events} | ${ms(sse.medianMs)} | ${ms(sse.p99Ms)} |`);
 } else {
   console.log("\nCross-replica event delivery needs PostgreSQL: set BERTH_BENCH_DATABASE_URL to measure it.");
 }

@@ -87,6 +87,7 @@ const steps: Step[] = [
   {
     name: "cluster",
     command: ["npx", "tsx", "scripts/cluster/test-cluster.ts", `--report=${reportPath("cluster")}`],
+    env: { BERTH_TEST_DATABASE_URL: postgresUrl ?? "" },
     report: clusterCounts,
     reportFile: reportPath("cluster"),
   },

@@ -93,7 +93,7 @@ export class MaintenanceRunExecution {
     try {
       await this.nodes.setUnschedulable(run.node, true);
       if (run.attempts > 1) {
-        await this.nodeEvent("MaintenanceResumed", `Maintenance of ${run.node} resumed by ${run.runBy ?? "another replica"} after the console running it stopped (attempt ${run.attempts}); it goes on from where it was — ${whereItWas(progress)}`, {});
+        await this.nodeEvent("MaintenanceResumed", `Maintenance of ${run.node} was taken up again by ${run.runBy ?? "another replica"} (attempt ${run.attempts}): the console running it stopped or stopped leading. It goes on from where it was — ${whereItWas(progress)}`, {});
       } else {
         await this.nodeEvent("MaintenanceStarted", `Maintenance of ${run.node} started: node cordoned; ${progress.sandboxes.length} sandbox(es) to checkpoint and move, ${progress.pods.length} other pod(s)`, {});
       }

@@ -10,7 +10,10 @@
 //      token from `kubectl create token`, and leader election on a Lease in the chart's
 //      namespace: the chart's RBAC must be enough;
 //   5. as that service account too, the authorization matrix (app/api/authorization-matrix.test.ts):
-//      every endpoint asked by each demo person, answered by real RBAC and impersonation;
+//      every endpoint asked by each demo person, answered by real RBAC and impersonation; and three
+//      Berth replicas on one PostgreSQL database (BERTH_TEST_DATABASE_URL; skipped without it)
+//      electing their leader on a Lease in the chart's namespace, the leader killed mid-maintenance
+//      (app/api/replicas.test.ts);
 //   6. check from the API server's audit log that the chart's RBAC is no more than needed
 //      (scripts/cluster/chart-rbac.test.ts);
 //   7. stop everything and check that no process is left.
@@ -188,6 +191,15 @@ async function main(): Promise<Outcome[]> {
         BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
         BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
       }, plane.auditLogPath));
+      const databaseUrl = process.env.BERTH_TEST_DATABASE_URL;
+      outcomes.push(databaseUrl
+        ? vitest("three replicas on a real Lease as the chart's service account", ["app/api/replicas.test.ts"], {
+          BERTH_TEST_KUBECONFIG: chart.serviceAccountKubeconfig,
+          BERTH_TEST_OPERATOR_KUBECONFIG: plane.kubeconfigPath,
+          BERTH_TEST_LEASE_NAMESPACE: CHART_NAMESPACE,
+          BERTH_TEST_DATABASE_URL: databaseUrl,
+        }, plane.auditLogPath)
+        : { name: "three replicas on a real Lease", passed: 0, failed: 0, skipped: 1, failures: [], seconds: 0 });
       outcomes.push(vitest("the chart's RBAC is what Berth uses", ["scripts/cluster/chart-rbac.test.ts"], {
         BERTH_TEST_AUDIT_LOG: plane.auditLogPath,
         BERTH_TEST_CHART_MANIFESTS: chart.manifests,

@@ -84,7 +84,7 @@ export const RUN_TONES: Record<MaintenanceRunState, Tone> = {
   Interrupted: "danger",
 };
 
-/** A run taken up again after the console running it stopped: said, so that a pause in its steps is explained. */
+/** A run taken up again after the console running it stopped (or stopped leading): said, so that a pause in its steps is explained. */
 export function resumedNote(attempts: number, runBy: string | null): string {
   return `resumed ${attempts - 1 === 1 ? "once" : `${attempts - 1} times`} after the console running it stopped${runBy ? `; now run by ${runBy}` : ""}`;
 }
