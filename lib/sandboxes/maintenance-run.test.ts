@@ -228,6 +228,35 @@ describe("a run cancelled through another replica", () => {
   });
 });
 
+describe("a run cancelled before any writer took it up", () => {
+  let maintained: Maintained;
+  let follower: Maintenance;
+  let writer: Maintenance;
+  let run: MaintenanceRun;
+  beforeAll(async () => {
+    maintained = await sandboxesOnWorker1({ idle: {} });
+    follower = maintenanceIn(maintained.world, { writer: { replica: "follower", leading: () => false, fence: () => undefined } });
+    const asked = await follower.request("worker-1", OPTIONS);
+    await requestCancel(maintained.world.deps.store, asked.id);
+    writer = maintenanceIn(maintained.world);
+    run = (await writer.runner.finished(asked.id))!;
+  }, 60_000);
+  afterAll(async () => {
+    follower?.runner.stop();
+    writer?.runner.stop();
+    await maintained?.world.stop();
+  });
+
+  it("ends Cancelled, having done nothing", () => {
+    expect([run.state, stepOf(run, "idle")]).toEqual(["Cancelled", "Pending"]);
+  });
+
+  it("leaves the node schedulable", async () => {
+    await maintained.world.reconciler.idle();
+    expect(maintained.world.reconciler.nodeViews().find((node) => node.name === "worker-1")?.cordoned).toBe(false);
+  });
+});
+
 describe("runs and replicas that do not write", () => {
   let maintained: Maintained;
   let follower: Maintenance;

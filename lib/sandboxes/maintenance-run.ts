@@ -90,6 +90,11 @@ export class MaintenanceRunExecution {
   /** Runs it to its end; null when its writer was deposed or stopped (the next writer resumes it). */
   async execute(): Promise<MaintenanceRun | null> {
     const { run, progress } = this;
+    if (run.attempts === 1 && this.stoppedBecause === "cancelled") {
+      const message = `Maintenance of ${run.node} was cancelled before it started: nothing was done, and the node was not cordoned`;
+      await this.nodeEvent("MaintenanceCancelled", message, {});
+      return this.deps.store.maintenance.finishRun(run.id, "Cancelled", message, this.now(), this.fence);
+    }
     try {
       await this.nodes.setUnschedulable(run.node, true);
       if (run.attempts > 1) {
@@ -154,7 +159,9 @@ export class MaintenanceRunExecution {
     await this.save();
     const record = await this.deps.store.sandboxes.getSandbox(entry.sandboxId);
     const policy = policyOf(record);
-    const checkpoint = (resumed ? await this.checkpointMadeMeanwhile(entry) : null) ?? (await this.checkpoint(entry));
+    const made = resumed ? await this.checkpointMadeMeanwhile(entry) : null;
+    if (!made && this.signal.aborted) return;
+    const checkpoint = made ?? (await this.checkpoint(entry));
     if (this.stoppedBecause === "deposed") return;
     if (!(checkpoint instanceof Error)) entry.checkpointId = checkpoint.id;
     const succeeded = !(checkpoint instanceof Error) && checkpoint.result === "Succeeded";

@@ -1,4 +1,5 @@
 import type { MaintenanceRun } from "../domain/maintenance.ts";
+import { WorkQueue } from "../platform/work-queue.ts";
 import { DeposedWriterError, type WriterFence } from "../store/index.ts";
 import { MaintenanceRunExecution, type MaintenanceRunDeps, type RunStop } from "./maintenance-run.ts";
 
@@ -32,13 +33,15 @@ interface Running {
 
 export class MaintenanceRunner {
   private readonly running = new Map<string, Running>();
-  private pass: Promise<void> | null = null;
-  private again = false;
+  /** One key — every run — looked at once however often it is poked, and again after a failure. */
+  private readonly looks: WorkQueue<"runs">;
   private stopped = false;
   private stopHearing = () => {};
   private resync: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: MaintenanceRunnerDeps) {}
+  constructor(private readonly deps: MaintenanceRunnerDeps) {
+    this.looks = new WorkQueue({ identify: () => "runs", reconcile: () => this.reconcile(), onError: (error) => deps.onError?.(error) });
+  }
 
   start(): void {
     this.stopHearing = this.deps.store.maintenance.onChanged(() => this.poke());
@@ -52,22 +55,13 @@ export class MaintenanceRunner {
     this.stopped = true;
     this.stopHearing();
     clearInterval(this.resync);
+    this.looks.stop();
     this.stopAll("deposed");
   }
 
-  /** Looks again at what the store holds; coalesced while a look is under way. */
+  /** Looks again at what the store holds. */
   poke(): void {
-    if (this.stopped) return;
-    if (this.pass) {
-      this.again = true;
-      return;
-    }
-    this.pass = (async () => {
-      do {
-        this.again = false;
-        await this.reconcile().catch((error: unknown) => this.deps.onError?.(error));
-      } while (this.again && !this.stopped);
-    })().finally(() => (this.pass = null));
+    this.looks.add("runs");
   }
 
   /** The run once it has ended — here or in whichever replica writes (tests, benchmarks). */
