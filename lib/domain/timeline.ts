@@ -42,7 +42,16 @@ export const TIMELINE_EVENT_DATA = {
   Disruption: z.looseObject(historyFacts).default({}),
   Recovery: z.looseObject(historyFacts).default({}),
   Checkpoint: z.looseObject({ checkpointId: fact(z.string()), trigger: fact(checkpointTriggerSchema), graceSeconds: fact(z.number()) }).default({}),
-  DurableState: z.looseObject({ ...durableStateSchema.partial().shape, nodeName: fact(z.string()) }).default({}),
+  DurableState: z
+    .looseObject({
+      verdict: fact(durableStateSchema.shape.verdict),
+      why: fact(z.string()),
+      podUid: fact(z.string()),
+      checkedAt: fact(z.iso.datetime()),
+      neverSurvives: fact(z.array(z.string())),
+      nodeName: fact(z.string()),
+    })
+    .default({}),
   Protection: z.looseObject({ budgetName: fact(z.string()), nodeName: fact(z.string()) }).default({}),
   /** A run's step: on the node's timeline (no sandbox) or on the sandbox's. */
   Maintenance: z.looseObject({ node: fact(z.string()), runId: fact(z.string()), step: fact(z.string()), checkpointId: fact(z.string()) }).default({}),
