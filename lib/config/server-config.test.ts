@@ -15,6 +15,8 @@ function inputs(env: Record<string, string | undefined> = {}, files: Record<stri
   };
 }
 
+const SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+
 /** What a real cluster's Berth must be told about sign-in (the embedded default needs none of it). */
 const SIGN_IN = { BERTH_PUBLIC_URL: "https://berth.example.com", BERTH_SESSION_SECRET: "s".repeat(32), BERTH_OIDC_ISSUER: "https://id.example.com" };
 
@@ -211,7 +213,7 @@ describe("leader election", () => {
   });
 
   it("takes the namespace of the pod's service account when POD_NAMESPACE is unset", () => {
-    const config = loadServerConfig(inputs({ ...postgres, ...SIGN_IN, KUBECONFIG: "/k" }, { "/var/run/secrets/kubernetes.io/serviceaccount/namespace": "platform\n" }));
+    const config = loadServerConfig(inputs({ ...postgres, ...SIGN_IN, KUBECONFIG: "/k" }, { "/k": "", "/var/run/secrets/kubernetes.io/serviceaccount/namespace": "platform\n" }));
     expect(config.leaderElection?.namespace).toBe("platform");
   });
 
@@ -247,18 +249,47 @@ describe("the cluster mode", () => {
   });
 
   it("is kubeconfig when KUBECONFIG is set", () => {
-    expect(loadServerConfig(inputs({ ...SIGN_IN, KUBECONFIG: "/home/me/.kube/config" })).cluster).toEqual({ mode: "kubeconfig", kubeconfig: "/home/me/.kube/config" });
+    expect(loadServerConfig(inputs({ ...SIGN_IN, KUBECONFIG: "/home/me/.kube/config" }, { "/home/me/.kube/config": "" })).cluster).toEqual({ mode: "kubeconfig", kubeconfig: "/home/me/.kube/config" });
   });
 
   it("is in-cluster inside a pod with a service account", () => {
     const config = loadServerConfig(
-      inputs({ ...SIGN_IN, KUBERNETES_SERVICE_HOST: "10.0.0.1" }, { "/var/run/secrets/kubernetes.io/serviceaccount/token": "t" }),
+      inputs({ ...SIGN_IN, KUBERNETES_SERVICE_HOST: "10.0.0.1", KUBERNETES_SERVICE_PORT: "443" }, { [SERVICE_ACCOUNT_TOKEN]: "t" }),
     );
     expect(config.cluster.mode).toBe("in-cluster");
   });
 
   it("is what BERTH_CLUSTER says, even when a cluster is configured", () => {
     expect(loadServerConfig(inputs({ BERTH_CLUSTER: "embedded", KUBECONFIG: "/k" })).cluster.mode).toBe("embedded");
+  });
+
+  it("reads ~/.kube/config for BERTH_CLUSTER=kubeconfig without KUBECONFIG", () => {
+    expect(loadServerConfig(inputs({ ...SIGN_IN, BERTH_CLUSTER: "kubeconfig", HOME: "/home/me" }, { "/home/me/.kube/config": "" })).cluster.kubeconfig).toBe("/home/me/.kube/config");
+  });
+});
+
+describe("a cluster mode that cannot work", () => {
+  it("refuses in-cluster outside a pod, naming what is missing", () => {
+    expect(partsOf(problemsOf(() => loadServerConfig(inputs({ ...SIGN_IN, BERTH_CLUSTER: "in-cluster" })))[0])).toMatchObject({
+      key: "BERTH_CLUSTER",
+      wrong: expect.stringContaining(`KUBERNETES_SERVICE_HOST is not set; KUBERNETES_SERVICE_PORT is not set; there is no service account token at ${SERVICE_ACCOUNT_TOKEN}`),
+    });
+  });
+
+  it("refuses in-cluster in a pod whose service account token is not mounted", () => {
+    const problems = problemsOf(() => loadServerConfig(inputs({ ...SIGN_IN, BERTH_CLUSTER: "in-cluster", KUBERNETES_SERVICE_HOST: "10.0.0.1", KUBERNETES_SERVICE_PORT: "443" })));
+    expect(partsOf(problems[0]).wrong).toBe(`this is not a pod with a service account (there is no service account token at ${SERVICE_ACCOUNT_TOKEN})`);
+  });
+
+  it("refuses kubeconfig with no KUBECONFIG and no ~/.kube/config, rather than trying localhost:8080", () => {
+    expect(partsOf(problemsOf(() => loadServerConfig(inputs({ ...SIGN_IN, BERTH_CLUSTER: "kubeconfig", HOME: "/home/me" })))[0])).toMatchObject({
+      key: "BERTH_CLUSTER",
+      wrong: "there is no kubeconfig to read (KUBECONFIG is not set, and /home/me/.kube/config does not exist)",
+    });
+  });
+
+  it("refuses a KUBECONFIG that names no file", () => {
+    expect(partsOf(problemsOf(() => loadServerConfig(inputs({ ...SIGN_IN, KUBECONFIG: "/nowhere/config" })))[0])).toMatchObject({ key: "KUBECONFIG", value: '"/nowhere/config"', wrong: "no such file" });
   });
 });
 

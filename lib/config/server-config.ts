@@ -144,17 +144,41 @@ function resolveCluster(inputs: ConfigInputs, problems: string[]): ServerConfig[
   const requested = inputs.env.BERTH_CLUSTER;
   const kubeconfig = inputs.env.KUBECONFIG || null;
   const inCluster = Boolean(inputs.env.KUBERNETES_SERVICE_HOST) && inputs.fileExists(IN_CLUSTER_TOKEN);
+  let mode: ClusterMode;
   if (requested !== undefined && requested !== "") {
     if (!(CLUSTER_MODES as readonly string[]).includes(requested)) {
       problems.push(`BERTH_CLUSTER = ${JSON.stringify(requested)}: unknown cluster mode. Allowed: ${CLUSTER_MODES.join(", ")}.`);
       return null;
     }
-    return { mode: requested as ClusterMode, kubeconfig };
+    mode = requested as ClusterMode;
+  } else {
+    // A real cluster when one is configured, otherwise the embedded one.
+    mode = inCluster ? "in-cluster" : kubeconfig ? "kubeconfig" : "embedded";
   }
-  // A real cluster when one is configured, otherwise the embedded one.
-  if (inCluster) return { mode: "in-cluster", kubeconfig: null };
-  if (kubeconfig) return { mode: "kubeconfig", kubeconfig };
-  return { mode: "embedded", kubeconfig: null };
+  if (mode === "embedded") return { mode, kubeconfig: null };
+  if (mode === "in-cluster") {
+    // client-node would otherwise go on to https://undefined:undefined.
+    const missing = [
+      ...(inputs.env.KUBERNETES_SERVICE_HOST ? [] : ["KUBERNETES_SERVICE_HOST is not set"]),
+      ...(inputs.env.KUBERNETES_SERVICE_PORT ? [] : ["KUBERNETES_SERVICE_PORT is not set"]),
+      ...(inputs.fileExists(IN_CLUSTER_TOKEN) ? [] : [`there is no service account token at ${IN_CLUSTER_TOKEN}`]),
+    ];
+    if (missing.length === 0) return { mode, kubeconfig: null };
+    problems.push(`BERTH_CLUSTER = "in-cluster": this is not a pod with a service account (${missing.join("; ")}). Allowed: Berth in a pod whose service account token is mounted (the Helm chart does so), or BERTH_CLUSTER=kubeconfig with KUBECONFIG naming a kubeconfig file.`);
+    return null;
+  }
+  // client-node would otherwise fall back to http://localhost:8080 without a word.
+  const fallback = inputs.env.HOME ? path.join(inputs.env.HOME, ".kube", "config") : null;
+  const file = kubeconfig ?? (fallback && inputs.fileExists(fallback) ? fallback : null);
+  if (!file) {
+    problems.push(`BERTH_CLUSTER = "kubeconfig": there is no kubeconfig to read (KUBECONFIG is not set, and ${fallback ?? "~/.kube/config"} does not exist). Allowed: KUBECONFIG naming a kubeconfig file, or BERTH_CLUSTER=embedded for the embedded cluster.`);
+    return null;
+  }
+  if (!inputs.fileExists(file)) {
+    problems.push(`KUBECONFIG = ${JSON.stringify(file)}: no such file. Allowed: the path of one kubeconfig file, or unset it (and BERTH_CLUSTER) for the embedded cluster.`);
+    return null;
+  }
+  return { mode, kubeconfig: file };
 }
 
 const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
