@@ -157,6 +157,8 @@ const sizes = (() => {
 
 const MATRIX: Record<EndpointId, Cell> = {
   health: { request: async () => ({}), answers: everyone(200) },
+  readiness: { request: async () => ({}), answers: everyone(200) },
+  liveness: { request: async () => ({}), answers: everyone(200) },
   openApi: { request: async () => ({}), answers: everyone(200) },
   whoAmI: { request: async () => ({}), answers: signedIn(200) },
   listSandboxes: { request: async () => ({}), answers: signedIn(200) },

@@ -38,6 +38,15 @@ describe("a health probe answered before Next.js", () => {
     expect({ status: fast.status, body: await fast.json() }).toEqual({ status: route.status, body: route.json });
   });
 
+  it.each([
+    ["/api/health/ready", "readiness"],
+    ["/api/health/live", "liveness"],
+  ] as const)("answers %s as its route does", async (probePath, id) => {
+    const fast = await fetch(`${base}${probePath}`);
+    const route = await api.call(id, null);
+    expect({ status: fast.status, body: await fast.json() }).toEqual({ status: route.status, body: route.json });
+  });
+
   it("carries the API's security headers and is never cached", async () => {
     const fast = await fetch(`${base}/api/health`);
     expect(Object.fromEntries(["x-content-type-options", "x-frame-options", "content-security-policy", "cache-control"].map((name) => [name, fast.headers.get(name)]))).toEqual({

@@ -127,6 +127,22 @@ export const ENDPOINTS = {
     answers: { ...ok(healthAnswerSchema, "Serving"), 503: { description: "Cannot serve: the store does not answer", schema: healthAnswerSchema } },
     problems: [],
   },
+  readiness: {
+    method: "GET",
+    path: "/api/health/ready",
+    summary: "Whether traffic should come to this server (the readiness probe): the store answers, and the cluster is reached and serves the Sandbox API",
+    access: { kind: "public", why: "the kubelet's readiness probe calls it without credentials; it is told the status only" },
+    answers: { ...ok(healthAnswerSchema, "Ready"), 503: { description: "Not ready: the store does not answer, or the cluster cannot be reached or does not serve the Sandbox API", schema: healthAnswerSchema } },
+    problems: [],
+  },
+  liveness: {
+    method: "GET",
+    path: "/api/health/live",
+    summary: "Whether this server's process is alive (the liveness probe): it answers whatever the store and the cluster do, since a restart mends neither",
+    access: { kind: "public", why: "the kubelet's liveness probe calls it without credentials; it is told the status only" },
+    answers: ok(healthAnswerSchema, "Alive"),
+    problems: [],
+  },
   openApi: {
     method: "GET",
     path: "/api/v1/openapi.json",

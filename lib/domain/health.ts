@@ -33,3 +33,15 @@ export type PublicHealth = z.infer<typeof publicHealthSchema>;
 /** The answer: the whole report to a signed-in person, the status alone to anyone else. */
 export const healthAnswerSchema = z.union([healthSchema, publicHealthSchema]);
 
+/**
+ * What a probe asks. `report`: can this server serve at all (503 only while its store fails).
+ * `ready`: should traffic come here — only while the store answers and the cluster is reached and
+ * serves the Sandbox API. `live`: is the process alive — yes while it answers, whatever the store
+ * or the cluster do, since a restart mends neither.
+ */
+export const HEALTH_QUESTIONS = ["report", "ready", "live"] as const;
+export type HealthQuestion = (typeof HEALTH_QUESTIONS)[number];
+
+/** The path each question is asked on. */
+export const HEALTH_PATHS: Record<HealthQuestion, string> = { report: "/api/health", ready: "/api/health/ready", live: "/api/health/live" };
+

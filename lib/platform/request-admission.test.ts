@@ -6,6 +6,8 @@ describe("health probes", () => {
   it.each([
     ["GET", "/api/health", true],
     ["HEAD", "/api/health", true],
+    ["GET", "/api/health/ready", true],
+    ["GET", "/api/health/live", true],
     ["POST", "/api/health", false],
     ["GET", "/api/health?verbose=1", false],
     ["GET", "/api/v1/events", false],

@@ -27,9 +27,12 @@ export function admitAtOnce<S extends Server>(server: S): S {
   return server;
 }
 
+/** The health report, readiness and liveness. */
+const HEALTH_PROBE_PATHS = new Set(["/api/health", "/api/health/ready", "/api/health/live"]);
+
 /** What goes in at once: the probe that says whether Berth is alive must not wait behind a crowd. */
 export function isHealthProbe(request: Pick<IncomingMessage, "method" | "url">): boolean {
-  return (request.method === "GET" || request.method === "HEAD") && request.url === "/api/health";
+  return (request.method === "GET" || request.method === "HEAD") && HEALTH_PROBE_PATHS.has(request.url ?? "");
 }
 
 export interface AdmissionOptions {

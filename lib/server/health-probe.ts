@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isHealthProbe } from "../platform/request-admission.ts";
 import { API_SECURITY_HEADERS } from "./endpoint-route.ts";
+import { HEALTH_PATHS, HEALTH_QUESTIONS, type HealthQuestion } from "../domain/health.ts";
 import { healthAnswer, recentHealth } from "./health.ts";
 import type { Runtime } from "./runtime.ts";
 
-// The kubelet's probes of GET /api/health, answered as they arrive, before Next.js: a request
+// The kubelet's probes of GET /api/health (and /ready, /live), answered as they arrive, before Next.js: a request
 // through Next.js costs milliseconds and several turns of the event loop, each of which a crowd
 // (300 event streams reconnecting) makes long. Only what the route would tell anyone: a probe
 // that carries a credential Berth reads (a cookie, a token, the proxy's user header) may be a
@@ -23,7 +24,7 @@ export function healthProbeAnswerer(runtime: Promise<Runtime>): (request: Incomi
     if (!ready || !isHealthProbe(request) || mayBeSignedIn(ready, request)) return false;
     const health = recentHealth(ready, { maxAgeMs: 1_000 });
     if (!health) return false;
-    const answer = healthAnswer(health, false);
+    const answer = healthAnswer(health, false, questionOf(request.url));
     const body = JSON.stringify(answer.body);
     response.writeHead(answer.status, {
       ...API_SECURITY_HEADERS,
@@ -36,6 +37,8 @@ export function healthProbeAnswerer(runtime: Promise<Runtime>): (request: Incomi
     return true;
   };
 }
+
+const questionOf = (url: string | undefined): HealthQuestion => HEALTH_QUESTIONS.find((question) => HEALTH_PATHS[question] === url) ?? "report";
 
 function mayBeSignedIn(runtime: Runtime, request: IncomingMessage): boolean {
   const { mode, proxy } = runtime.config.auth;

@@ -1,4 +1,4 @@
-import type { Health, PublicHealth } from "../domain/health.ts";
+import type { Health, HealthQuestion, PublicHealth } from "../domain/health.ts";
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -42,9 +42,13 @@ export function recentHealth(runtime: Runtime, { maxAgeMs, staleAfterMs = STALE_
   return last && age <= staleAfterMs ? last.health : null;
 }
 
-/** What GET /api/health answers: the whole report to a signed-in person, the status alone to anyone else; 503 while failing. */
-export function healthAnswer(health: Health, signedIn: boolean): { status: 200 | 503; body: Health | PublicHealth } {
-  return { status: health.status === "failing" ? 503 : 200, body: signedIn ? health : { status: health.status } };
+/**
+ * What a health path answers: the whole report to a signed-in person, the status alone to anyone
+ * else; 503 while failing (the report), while not fully serving (readiness), never (liveness).
+ */
+export function healthAnswer(health: Health, signedIn: boolean, question: HealthQuestion = "report"): { status: 200 | 503; body: Health | PublicHealth } {
+  const serves = question === "live" || (question === "ready" ? health.status === "ok" : health.status !== "failing");
+  return { status: serves ? 200 : 503, body: signedIn ? health : { status: health.status } };
 }
 
 async function probe(runtime: Runtime): Promise<Health> {

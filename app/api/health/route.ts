@@ -1,17 +1,6 @@
-import { endpointRoute } from "@/lib/server/endpoint-route.ts";
-import { checkHealth, healthAnswer, recentHealth } from "@/lib/server/health.ts";
+import { healthRoute } from "@/lib/server/health-route.ts";
 
 export const dynamic = "force-dynamic";
 
-/**
- * The status for anyone (probes); what Berth is connected to, and where, only for a signed-in
- * person. A probe without credentials is usually answered before it gets here, with the same
- * answer (lib/server/health-probe.ts).
- */
-export const GET = endpointRoute("health", async ({ runtime, caller }) => {
-  // Probes that come together share one check, at most a second old: a burst of probes (or a
-  // busy event loop) does not multiply the questions to the store and the cluster.
-  const health = recentHealth(runtime, { maxAgeMs: 1_000 }) ?? (await checkHealth(runtime, { maxAgeMs: 1_000 }));
-  const answer = healthAnswer(health, caller !== null);
-  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
-});
+/** Whether this server can serve, and — to a signed-in person — what it is connected to. */
+export const GET = healthRoute("health", "report");
