@@ -77,21 +77,22 @@ async function validated(deps: CreateSandboxDeps, input: unknown) {
 }
 
 /**
- * Renders and has the cluster validate everything (server-side dry run), creating nothing.
- * Claims that exist are not dry-run created: they are used as they are.
+ * What the create would do, decided as the create decides it — the same claim decisions, the
+ * same refusals — with the cluster validating every object it would make (server-side dry run)
+ * and nothing made. A claim the create would reuse is answered without a manifest, as the
+ * create makes none.
  */
 export async function dryRunCreateSandbox(deps: CreateSandboxDeps, input: unknown): Promise<DryRunSandbox> {
   const { spec, namespace } = await validated(deps, input);
   await withinQuota(deps, namespace, false);
-  const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: randomUUID(), apiVersion: deps.sandboxApiVersion });
-  for (const plan of rendered.claims) {
-    const existing = await deps.resources.readClaim(rendered.sandbox.metadata.namespace!, plan.name);
-    if (!existing && plan.manifest) await deps.resources.createClaim(plan.manifest, { dryRun: true });
-  }
+  const id = randomUUID();
+  const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
+  const claims = await decideClaims(deps, spec, rendered, id);
+  for (const plan of claims) if (plan.manifest) await deps.resources.createClaim(plan.manifest, { dryRun: true });
   if (rendered.secret) await deps.resources.createSecret(rendered.secret, { dryRun: true });
   await deps.resources.createSandbox(rendered.sandbox, { dryRun: true });
   if (rendered.podDisruptionBudget) await deps.resources.createBudget(rendered.podDisruptionBudget, { dryRun: true });
-  return { rendered };
+  return { rendered: { ...rendered, claims } };
 }
 
 export async function createSandbox(deps: CreateSandboxDeps, input: unknown, actor: Actor): Promise<CreatedSandbox> {
@@ -132,7 +133,12 @@ async function createRecordedSandbox(
   try {
     await withinQuota(deps, namespace, true);
     const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
-    const claims = await prepareClaims(deps, spec, rendered, id, undo);
+    const claims = await decideClaims(deps, spec, rendered, id);
+    for (const plan of claims) {
+      if (!plan.manifest) continue;
+      await deps.resources.createClaim(plan.manifest);
+      undo.push(() => deps.resources.deleteClaim(namespace, plan.name));
+    }
     // Before the Sandbox, so that its pod finds the values when it starts.
     if (rendered.secret) {
       await createSandboxSecret(deps, rendered.secret);
@@ -159,7 +165,7 @@ async function createRecordedSandbox(
       data: { claims: claims.map((plan) => ({ name: plan.name, ownership: plan.ownership })), sandboxUid: sandbox.metadata.uid, by: actor.username },
     });
     await deps.store.audit.recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { namespace, name: spec.name } });
-    return { record, rendered };
+    return { record, rendered: { ...rendered, claims } };
   } catch (error) {
     // Undo in reverse order; an undo that fails must not hide why the create failed.
     for (const step of undo.reverse()) await step().catch(() => {});
@@ -213,12 +219,13 @@ function takenClaimProblem(existing: V1PersistentVolumeClaim, plan: ClaimPlan, l
 }
 
 /**
- * The claims Berth manages, made ready before the Sandbox exists: an `existing` claim must be
- * there; a claim Berth would create is reused when Berth made it and it is free (a retained
- * claim from an earlier sandbox: resuming a session), and refused when another live sandbox
- * manages it or when it is not Berth's to take (takenClaimProblem).
+ * What the create does with each claim, decided from what the cluster has now, writing nothing:
+ * an `existing` claim must be there; a claim Berth would create is reused when Berth made it and
+ * it is free (a retained claim from an earlier sandbox: resuming a session), and refused when
+ * another live sandbox manages it or when it is not Berth's to take (takenClaimProblem). The
+ * plans come back in order, each with the manifest to create, or none when it is used as it is.
  */
-async function prepareClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendered: RenderResult, id: string, undo: (() => Promise<void>)[]) {
+async function decideClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendered: RenderResult, id: string): Promise<ClaimPlan[]> {
   const namespace = rendered.sandbox.metadata.namespace!;
   const keys = berthLabelKeys(deps.defaults.labelPrefix);
   const prepared: ClaimPlan[] = [];
@@ -242,7 +249,8 @@ async function prepareClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendere
         });
         continue;
       }
-      prepared.push(plan);
+      const { manifest: _notCreated, ...used } = plan;
+      prepared.push(used);
       continue;
     }
     if (!plan.manifest) {
@@ -253,8 +261,6 @@ async function prepareClaims(deps: CreateSandboxDeps, spec: SandboxSpec, rendere
       });
       continue;
     }
-    await deps.resources.createClaim(plan.manifest);
-    undo.push(() => deps.resources.deleteClaim(namespace, plan.name));
     prepared.push(plan);
   }
   if (conflicts.length > 0) throw new SandboxConflictError(conflicts);
