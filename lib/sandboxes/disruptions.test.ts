@@ -4,7 +4,6 @@ import type { DurableState } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
 import type { DisruptionDetails } from "../disruption/disruption-details.ts";
-import type { Protection } from "../disruption/eviction-protection.ts";
 import type { DrainReport } from "../sim/index.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { LiveSandboxes } from "./live-sandboxes.ts";

@@ -1,4 +1,3 @@
-import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceRun } from "../domain/maintenance.ts";
 import { maintenanceOptionsSchema } from "../domain/maintenance.ts";

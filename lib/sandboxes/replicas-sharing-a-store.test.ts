@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../sim/testing/eventually.ts";
 import { anActor } from "../domain/test-fixtures.ts";
-import { DeposedWriterError, type Store } from "../store/index.ts";
+import type { Store } from "../store/index.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { LiveSandboxes } from "./live-sandboxes.ts";
 import { OperationsInFlight } from "./operations-in-flight.ts";
@@ -116,31 +116,5 @@ describe("the follower, once the leader is gone and it leads", () => {
     await world.recordWhen(record.id, (now) => {
       if (now.phase !== "Ready" || now.podUid === record.podUid) throw new Error(`${now.phase}, pod ${now.podUid}`);
     });
-  });
-});
-
-describe("a leader deposed while it was paused, that wakes up", () => {
-  it("has its writes refused by the store, which keeps what the new leader's term allows", async () => {
-    const { store } = world.deps;
-    const record = await world.readySandbox({ name: "fenced-box" });
-    await store.writerTerms.claim({ lease: "berth-leader", term: 7 }, "replica-new", new Date());
-    const { details, ...status } = record;
-    await store.sandboxes.saveStatus(record.id, { ...status, details, message: "not what the cluster shows" }, { lease: "berth-leader", term: 7 });
-    const deposed = new StatusReconciler({
-      connection: world.deps.connection,
-      store,
-      sandboxApiVersion: "v1beta1",
-      labelPrefix: world.deps.defaults.labelPrefix,
-      inFlight: new OperationsInFlight(),
-      live: new LiveSandboxes(),
-      leading: () => true,
-      fence: () => ({ lease: "berth-leader", term: 6 }),
-    });
-    try {
-      await deposed.start();
-      await expect(deposed.reconcile(record.id)).rejects.toThrow(DeposedWriterError);
-    } finally {
-      deposed.stop();
-    }
   });
 });

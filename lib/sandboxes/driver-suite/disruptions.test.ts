@@ -2,7 +2,6 @@ import { anActor } from "../../domain/test-fixtures.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { maintenanceOptionsSchema, type MaintenanceRun } from "../../domain/maintenance.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
-import type { Protection } from "../../disruption/eviction-protection.ts";
 import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
 import { maintenanceIn } from "../testing/maintenance.ts";
 import type { DrainOutcome } from "../testing/operator.ts";
