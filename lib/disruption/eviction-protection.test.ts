@@ -24,6 +24,10 @@ describe("eviction protection", () => {
     expect(deriveProtection({ wanted: true, budget: aBudget(), pod: aPod({ ready: true }), node: cordoned() }).message).toMatch(/run maintenance on worker-1 .* uncordon worker-1/);
   });
 
+  it("offers for a blocked drain only what can be done during it: protection cannot be turned off", () => {
+    expect(deriveProtection({ wanted: true, budget: aBudget(), pod: aPod({ ready: true }), node: cordoned() }).message).not.toMatch(/protection off|change its policy/);
+  });
+
   it("does not call a drain blocked when the budget allows the eviction", () => {
     expect(deriveProtection({ wanted: true, budget: aBudget(1), pod: aPod({ ready: true }), node: cordoned() }).drainBlocked).toBe(false);
   });

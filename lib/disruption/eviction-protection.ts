@@ -30,7 +30,7 @@ export function deriveProtection(input: { wanted: boolean; budget: ObservedBudge
   return {
     wanted, protected: true, budgetName, refusingEvictions, drainBlocked,
     message: drainBlocked
-      ? `Node ${nodeName} is cordoned, most likely for a drain, and PodDisruptionBudget ${budgetName} (minAvailable 1) refuses this sandbox's eviction, so the drain waits. To let it go on: run maintenance on ${nodeName} from Berth (it checkpoints the sandbox first), stop the sandbox, or turn its protection off. To call the drain off: uncordon ${nodeName}.`
+      ? `Node ${nodeName} is cordoned, most likely for a drain, and PodDisruptionBudget ${budgetName} (minAvailable 1) refuses this sandbox's eviction, so the drain waits. To let it go on: run maintenance on ${nodeName} from Berth (it checkpoints the sandbox, then relaxes the budget for this one eviction), or stop the sandbox (its claims are kept). To call the drain off: uncordon ${nodeName}.`
       : `Protected by PodDisruptionBudget ${budgetName}: a drain waits for this sandbox instead of evicting it`,
   };
 }

@@ -32,6 +32,8 @@ export const SANDBOX_MAINTENANCE_STEPS = [
   "Replaced",
   /** Its volume is pinned to this node: it comes back when the node is uncordoned. */
   "WaitingForNode",
+  /** It was no longer on the node when the run reached it (moved, or its pod gone): nothing to do. */
+  "Left",
   "Failed",
 ] as const;
 export const sandboxMaintenanceStepSchema = z.enum(SANDBOX_MAINTENANCE_STEPS);

@@ -62,6 +62,10 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
 
     deleteClaim: (namespace: string, name: string) => ignoreNotFound(() => core.deleteNamespacedPersistentVolumeClaim({ namespace, name })),
 
+    /** Sets these labels on the claim (a merge: others stay as they are; null removes one). */
+    labelClaim: (namespace: string, name: string, labels: Record<string, string | null>) =>
+      kube(() => core.patchNamespacedPersistentVolumeClaim({ namespace, name, body: { metadata: { labels } } }, mergePatch)),
+
     listClaims: async (namespace: string, labelSelector: string): Promise<V1PersistentVolumeClaim[]> =>
       (await kube(() => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }))).items,
 

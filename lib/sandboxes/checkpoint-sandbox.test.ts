@@ -47,6 +47,13 @@ describe("a checkpoint", () => {
     expect((await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"))).result).toBe("TimedOut");
   });
 
+  it("says the hook ran only when there is one", async () => {
+    const record = await world.readySandbox({ name: `ckpt-${++counter}` });
+    await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));
+    const succeeded = (await world.deps.store.timeline.listForSandbox(record.id, { limit: 100 })).find((event) => event.reason === "CheckpointSucceeded");
+    expect(succeeded?.message).toMatch(/: no hook is set; the workspace was flushed and the marker written$/);
+  });
+
   it("is told on the timeline from start to end", async () => {
     const record = await withHook("true");
     await checkpointSandbox(world.deps, record.id, "Manual", anActor("alice"));

@@ -81,7 +81,7 @@ async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: st
     sandboxId: record.id,
     type: "Checkpoint",
     reason: `Checkpoint${result}`,
-    message: result === "Succeeded" ? `Checkpoint succeeded in ${finished.durationMs} ms: the hook ran, the workspace was flushed and the marker written` : `Checkpoint ${result === "TimedOut" ? "timed out" : "failed"} after ${finished.durationMs} ms: ${why}`,
+    message: result === "Succeeded" ? `Checkpoint succeeded in ${finished.durationMs} ms: ${policy.checkpointHook ? "the hook ran, " : "no hook is set; "}the workspace was flushed and the marker written` : `Checkpoint ${result === "TimedOut" ? "timed out" : "failed"} after ${finished.durationMs} ms: ${why}`,
     occurredAt: now(),
     data: { checkpointId: finished.id, trigger, result, durationMs: finished.durationMs, hookOutputTail: tail, markerWritten },
   });

@@ -5,7 +5,7 @@ import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
 import { DEFAULT_GATEWAY_LIMITS, type GatewayLimits, limitSetting } from "../domain/gateway-limits.ts";
 import type { V1PersistentVolumeClaim } from "@kubernetes/client-node";
 import { withoutSecretValues } from "../domain/env.ts";
-import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
+import { berthLabelKeys, claimLabels, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import type { SpecProblem } from "../domain/problems.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
@@ -134,10 +134,17 @@ async function createRecordedSandbox(
     await withinQuota(deps, namespace, true);
     const rendered = renderSandbox({ spec, defaults: deps.defaults, sandboxId: id, apiVersion: deps.sandboxApiVersion });
     const claims = await decideClaims(deps, spec, rendered, id);
+    const keys = berthLabelKeys(deps.defaults.labelPrefix);
     for (const plan of claims) {
-      if (!plan.manifest) continue;
-      await deps.resources.createClaim(plan.manifest);
-      undo.push(() => deps.resources.deleteClaim(namespace, plan.name));
+      if (plan.manifest) {
+        await deps.resources.createClaim(plan.manifest);
+        undo.push(() => deps.resources.deleteClaim(namespace, plan.name));
+      } else if (plan.ownership === "retain") {
+        // A retained claim taken up again is this sandbox's now: its delete keeps it, by name.
+        const before = (await deps.resources.readClaim(namespace, plan.name))?.metadata?.labels ?? {};
+        await deps.resources.labelClaim(namespace, plan.name, claimLabels(deps.defaults.labelPrefix, { id, name: spec.name }, "retain"));
+        undo.push(async () => void (await deps.resources.labelClaim(namespace, plan.name, { [keys.sandboxId]: before[keys.sandboxId] ?? null, [keys.sandboxName]: before[keys.sandboxName] ?? null })));
+      }
     }
     // Before the Sandbox, so that its pod finds the values when it starts.
     if (rendered.secret) {

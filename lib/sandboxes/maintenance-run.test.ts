@@ -1,3 +1,4 @@
+import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceRun } from "../domain/maintenance.ts";
 import { maintenanceOptionsSchema } from "../domain/maintenance.ts";
@@ -6,6 +7,7 @@ import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { MaintenanceConflictError, requestCancel } from "./maintenance-requests.ts";
 import { SandboxStateError } from "./lifecycle-errors.ts";
+import { setSandboxRunning } from "./sandbox-actions.ts";
 import { maintenanceIn, type Maintenance } from "./testing/maintenance.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 
@@ -253,6 +255,42 @@ describe("a run cancelled before any writer took it up", () => {
   it("leaves the node schedulable", async () => {
     await maintained.world.reconciler.idle();
     expect(maintained.world.reconciler.nodeViews().find((node) => node.name === "worker-1")?.cordoned).toBe(false);
+  });
+});
+
+describe("a run that finds one sandbox gone from the node and one blocked without protection", () => {
+  let maintained: Maintained;
+  let follower: Maintenance;
+  let writer: Maintenance;
+  let run: MaintenanceRun;
+  const entryOf = (name: string) => run.progress.sandboxes.find((entry) => entry.name === name)!;
+  beforeAll(async () => {
+    maintained = await sandboxesOnWorker1({ gone: {}, stubborn: { disruptionPolicy: OVERRUNNING } });
+    const { world, sandboxes } = maintained;
+    follower = maintenanceIn(world, { writer: { replica: "follower", leading: () => false, fence: () => undefined } });
+    const asked = await follower.request("worker-1", OPTIONS);
+    // Planned with both on the node; one is stopped before the run reaches it.
+    await setSandboxRunning(world.deps, sandboxes.gone!.id, false, anActor("alice"));
+    await eventually(async () => expect(await world.deps.resources.readPod("default", "gone")).toBeNull(), { timeoutMs: 20_000 });
+    writer = maintenanceIn(world);
+    run = (await writer.runner.finished(asked.id))!;
+  }, 90_000);
+  afterAll(async () => {
+    follower?.runner.stop();
+    writer?.runner.stop();
+    await maintained?.world.stop();
+  });
+
+  it("says the sandbox that left is no longer on the node, and does not hold the run up for it", () => {
+    expect([entryOf("gone").step, entryOf("gone").message]).toEqual(["Left", expect.stringContaining("its pod is gone")]);
+  });
+
+  it("is Blocked by the other alone", () => {
+    expect([run.state, run.message]).toEqual(["Blocked", expect.stringContaining("1 blocked")]);
+  });
+
+  it("calls the blocked sandbox protected only when a budget protects it, and offers only what can be done", () => {
+    expect(entryOf("stubborn").message).toMatch(/keeps it on worker-1 and it was not evicted\. .* or stop the sandbox \(its claims are kept\)\.$/);
   });
 });
 

@@ -154,6 +154,15 @@ export class MaintenanceRunExecution {
 
   private async checkpointStep(entry: SandboxProgress): Promise<void> {
     if (this.signal.aborted) return;
+    const node = this.run.node;
+    const pod = await this.deps.resources.readPod(entry.namespace, entry.name);
+    if (!pod || pod.metadata?.deletionTimestamp || pod.spec?.nodeName !== node) {
+      const where = pod && !pod.metadata?.deletionTimestamp ? `it runs on ${pod.spec?.nodeName ?? "no node yet"}` : "its pod is gone";
+      Object.assign(entry, { step: "Left", message: `It was no longer on ${node} when the run reached it (${where}): nothing to checkpoint or move` });
+      await this.save();
+      await this.sandboxEvent(entry, "MaintenanceLeft");
+      return;
+    }
     const resumed = entry.step === "Checkpointing";
     entry.step = "Checkpointing";
     await this.save();
@@ -170,7 +179,9 @@ export class MaintenanceRunExecution {
     if (succeeded) {
       Object.assign(entry, { step: "Checkpointed", message: "Checkpointed: its work is saved and the marker written" });
     } else if (blocked) {
-      Object.assign(entry, { step: "WaitingForOperator", message: `Checkpoint ${result}; policy Block keeps it on the node, protected, and not evicted. Fix the hook or checkpoint it by hand, then run maintenance again — or change its policy.` });
+      const budget = podDisruptionBudgetName(entry.name);
+      const guarded = (await this.deps.resources.readBudget(entry.namespace, budget)) ? `, protected by PodDisruptionBudget ${budget},` : "";
+      Object.assign(entry, { step: "WaitingForOperator", message: `Checkpoint ${result}; its policy (Block) keeps it on ${node}${guarded} and it was not evicted. Fix the hook or checkpoint it by hand, then run maintenance again — or stop the sandbox (its claims are kept).` });
     } else {
       if (policy.onFailure === "ProceedAfterTimeout") {
         const deadline = (checkpoint instanceof Error ? this.now().getTime() : checkpoint.startedAt.getTime()) + policy.graceSeconds * 1000;
@@ -271,7 +282,7 @@ export class MaintenanceRunExecution {
     const { node } = this.run;
     const { progress } = this;
     const count = (step: string) => progress.sandboxes.filter((entry) => entry.step === step).length;
-    const summary = `${count("Replaced")} moved, ${count("WaitingForNode")} waiting for the node, ${count("WaitingForOperator")} blocked, ${count("Failed")} failed`;
+    const summary = `${count("Replaced")} moved, ${count("WaitingForNode")} waiting for the node, ${count("WaitingForOperator")} blocked, ${count("Failed")} failed${count("Left") > 0 ? `, ${count("Left")} had left already` : ""}`;
     if (this.stoppedBecause === "cancelled") return { state: "Cancelled", message: `Maintenance of ${node} was cancelled (${summary}); budgets restored; the node is left cordoned` };
     if (count("WaitingForOperator") > 0) return { state: "Blocked", message: `Maintenance of ${node} is blocked: ${summary}. The blocked sandboxes are still on the node, protected; see each for what to do` };
     if (count("Failed") > 0 || progress.pods.some((pod) => pod.step === "Failed")) return { state: "Failed", message: `Maintenance of ${node} finished with failures: ${summary}` };

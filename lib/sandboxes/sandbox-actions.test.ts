@@ -175,6 +175,15 @@ describe("resuming from a retained claim", () => {
     const second = await runningSandbox({ workspace: { claim: { ownership: "existing", claimName } } });
     expect((await execInSandbox(deps, second.id, ["cat", "/sandbox/session.txt"], 10, anActor("alice"))).stdout).toBe("where we left off\n");
   });
+
+  it("keeps the claim again when the sandbox that took it up is deleted, and says so", async () => {
+    const claimName = `kept-${uniqueName()}`;
+    const first = await runningSandbox({ workspace: { claim: { ownership: "retain", claimName } } });
+    await deleteSandbox(deps, first.id, anActor("alice"));
+    await until(async () => (await deps.resources.readPod("default", first.name)) === null, "old pod still there");
+    const second = await runningSandbox({ workspace: { claim: { ownership: "retain", claimName } } });
+    expect((await deleteSandbox(deps, second.id, anActor("alice"))).keptClaims).toEqual([claimName]);
+  });
 });
 
 describe("an ephemeral workspace", () => {

@@ -38,7 +38,7 @@ export async function runNodeAction(client: SimulatorClient, node: string, actio
     }
     case "lose":
       await client.lose(node);
-      return result(`${node}'s kubelet stopped answering. The control plane marks the node Not Ready after its 40 s grace period (simulated time) and, 5 minutes later, evicts its pods: their sandboxes are recovered elsewhere.`);
+      return result(`${node}'s kubelet stopped answering. The control plane marks the node Not Ready after its 40 s grace period (simulated time) and, 5 minutes later, evicts its pods. A sandbox whose workspace can move (portable storage, or ephemeral) is then recovered on another node; one whose volume is pinned to ${node} waits until the node is restored.`);
     case "restore":
       await client.restore(node);
       return result(`${node}'s kubelet is back: the node turns Ready at its next heartbeat.`);

@@ -51,7 +51,9 @@ describe("node actions", () => {
   });
 
   it("lose stops the kubelet at once and the control plane notices; restore brings it back", async () => {
-    await runNodeAction(client, "worker-2", "lose", DRAIN);
+    const lost = await runNodeAction(client, "worker-2", "lose", DRAIN);
+    // Node-pinned storage does not come back elsewhere (docs/storage-topology.md): the reply says so.
+    expect(lost.message).toContain("one whose volume is pinned to worker-2 waits until the node is restored");
     expect((await nodeNow("worker-2")).up).toBe(false);
     await eventually(async () => expect((await nodeNow("worker-2")).ready).toBe(false), { timeoutMs: 20_000 });
     const restored = await runNodeAction(client, "worker-2", "restore", DRAIN);

@@ -17,7 +17,7 @@ const POLL_MS = 1_000;
 
 // Links to sandbox pages do not prefetch: one request per sandbox in the run, for pages opened on purpose.
 
-const FINAL_STEPS = new Set(["Replaced", "WaitingForNode", "WaitingForOperator", "Failed"]);
+const FINAL_STEPS = new Set(["Replaced", "WaitingForNode", "WaitingForOperator", "Left", "Failed"]);
 
 /** One maintenance run: each sandbox's step, live while it runs; Cancel; the outcome and what to do next. */
 export function MaintenanceRunDetails({ node, initial, headingId }: { node: string; initial: MaintenanceRunView; headingId: string }) {

@@ -44,6 +44,7 @@ export const STEP_LABELS: Record<SandboxProgress["step"], string> = {
   Evicted: "Evicted, replacement pending",
   Replaced: "Recovered",
   WaitingForNode: "Waiting for this node",
+  Left: "Had left the node",
   Failed: "Failed",
 };
 
@@ -56,6 +57,7 @@ export const STEP_TONES: Record<SandboxProgress["step"], Tone> = {
   Evicted: "progress",
   Replaced: "ok",
   WaitingForNode: "neutral",
+  Left: "neutral",
   Failed: "danger",
 };
 
@@ -63,7 +65,7 @@ export const STEP_TONES: Record<SandboxProgress["step"], Tone> = {
 export function nextForStep(entry: Pick<SandboxProgress, "step" | "message">, node: string): string | null {
   switch (entry.step) {
     case "WaitingForOperator":
-      return `Nothing happens to it until you act: it keeps running on ${node}, protected by its budget, and was not evicted. Fix its checkpoint hook (or checkpoint it from its page), then start maintenance again — or set its checkpointFailurePolicy to Proceed.`;
+      return `Nothing happens to it until you act: it keeps running on ${node} and was not evicted. Fix its checkpoint hook (or checkpoint it from its page), then start maintenance again — or stop it (its claims are kept).`;
     case "WaitingForNode":
       return `Nothing to do until the work on ${node} is done: uncordon the node and it comes back with its files.`;
     case "Failed":
