@@ -284,8 +284,9 @@ describe.runIf(testStoreKind === "postgresql")("three replicas on one PostgreSQL
   });
 
   it("writes no change of the lost sandbox twice", () => {
+    // Written twice, a change follows itself; the same words may come back later (A, B, A) as the sandbox changes.
     const told = timeline.filter((event) => event.sandboxId === lost.id).map((event) => `${event.reason}: ${event.message}`);
-    expect(told.filter((one, index) => told.indexOf(one) !== index)).toEqual([]);
+    expect(told.filter((one, index) => index > 0 && told[index - 1] === one)).toEqual([]);
   });
 
   it("streams every stored event from every replica still standing, once each and in id order", () => {
