@@ -83,7 +83,7 @@ export default defineConfig({
     use: { ...chromium, baseURL: `http://127.0.0.1:${port}`, storageState: join(SIGNED_IN, `${project}-paula.json`) },
   })),
   webServer: SERVERS.map(({ project, port, ...server }) => ({
-    command: `npx next start -H 127.0.0.1 -p ${port}`,
+    command: `npx tsx scripts/start.ts -H 127.0.0.1 -p ${port}`,
     // Ready when the health route answers: that also means the store has been opened.
     url: `http://127.0.0.1:${port}/api/health`,
     // The embedded defaults, whatever the calling shell has configured.

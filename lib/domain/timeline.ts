@@ -58,8 +58,9 @@ export const TIMELINE_EVENT_DATA = {
   KubernetesEvent: z.looseObject({}).default({}),
 } as const satisfies Record<TimelineEventType, z.ZodType>;
 
-const eventFields = {
-  sandboxId: z.uuid().nullable(),
+const sandboxIdField = z.uuid().nullable();
+/** What an event says happened; it is sent after the sandbox and the type, as it always was. */
+const describedFields = {
   /** CamelCase, as Kubernetes reasons are: PodEvicted, ReplacementScheduled, CheckpointSucceeded. */
   reason: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, "reason must be CamelCase, such as PodEvicted"),
   message: z.string(),
@@ -75,7 +76,7 @@ export const storedEventFields = {
 
 /** One event of each type, with `extra` fields added or replaced (the stored ones; dates as the wire sends them). */
 export function timelineEventSchemaWith<Extra extends z.ZodRawShape>(extra: Extra) {
-  const of = <T extends TimelineEventType>(type: T) => z.object({ ...eventFields, type: z.literal(type), data: TIMELINE_EVENT_DATA[type], ...extra });
+  const of = <T extends TimelineEventType>(type: T) => z.object({ sandboxId: sandboxIdField, type: z.literal(type), ...describedFields, data: TIMELINE_EVENT_DATA[type], ...extra });
   return z.discriminatedUnion("type", [
     of("Lifecycle"),
     of("Disruption"),

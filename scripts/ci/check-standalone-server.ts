@@ -13,19 +13,7 @@ import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, 
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-
-/**
- * What the image holds, relative to its WORKDIR (/app), and where each part comes from in the
- * build. The Dockerfile's run stage copies exactly these, in this order (checked below, so the
- * two cannot drift apart): the standalone output (server.js, the traced node_modules,
- * .next/server, prisma/migrations — see outputFileTracingIncludes in next.config.ts), then the
- * browser assets and public/, which Next.js leaves out of it.
- */
-export const STANDALONE_LAYOUT: readonly { from: string; to: string }[] = [
-  { from: ".next/standalone", to: "." },
-  { from: ".next/static", to: ".next/static" },
-  { from: "public", to: "public" },
-];
+import { STANDALONE_LAYOUT } from "../standalone-layout.ts";
 
 /** Opening a fresh PGlite directory takes 5–10 s on this 2-core machine; a loaded CI box may take longer. */
 const READY_TIMEOUT_MS = Number(process.env.BERTH_STANDALONE_TIMEOUT_MS ?? 120_000);
@@ -56,7 +44,7 @@ function checkDockerfileAgrees(): void {
   const expected = JSON.stringify(STANDALONE_LAYOUT);
   const actual = JSON.stringify(dockerfileCopies());
   if (actual !== expected) {
-    fail(`the Dockerfile's run stage copies ${actual}, but this check assembles ${expected}; change both together (STANDALONE_LAYOUT in ${path.relative(root, import.meta.filename)})`);
+    fail(`the Dockerfile's run stage copies ${actual}, but this check assembles ${expected}; change both together (STANDALONE_LAYOUT in scripts/standalone-layout.ts)`);
   }
 }
 
