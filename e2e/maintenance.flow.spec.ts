@@ -113,7 +113,7 @@ test("a sandbox whose checkpoint fails under policy Block blocks the run, and th
     await expect(run.getByRole("status")).toContainText("Blocked", { timeout: 60_000 });
     const step = run.getByRole("row").filter({ hasText: sandbox.name });
     await expect(step).toContainText("Blocked");
-    await expect(step).toContainText(`keeps running on ${node}, protected by its budget, and was not evicted`);
+    await expect(step).toContainText(`keeps it on ${node}, protected by PodDisruptionBudget ${sandbox.name}-disruption-budget, and it was not evicted`);
     await expect(run).toContainText("Do what each blocked row says");
     // It was not moved: still on the node, Ready.
     const now = (await (await request.get(`/api/v1/sandboxes/${sandbox.id}`)).json()) as Sandbox;

@@ -6,6 +6,7 @@ import { DEMO_PEOPLE } from "@/lib/identity/demo-people.ts";
 import { safeReturnTo } from "@/lib/server/sign-in-flow.ts";
 import { getRuntime } from "@/lib/server/runtime.ts";
 import styles from "./sign-in.module.css";
+import { SigningOut } from "./signing-out.tsx";
 import { TokenSignIn } from "./token-sign-in.tsx";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -32,6 +33,7 @@ export default async function SignInPage({ searchParams }: Props) {
       <div className={styles.card}>
         <Brand />
         <h1 className={styles.title}>Sign in to Berth</h1>
+        {one(query.signingOut) ? <SigningOut className={styles.note} /> : null}
         {one(query.signedOut) ? <p role="status" className={styles.note}>You are signed out.</p> : null}
         {error ? (
           <p role="alert" className={styles.error}>
