@@ -1,3 +1,4 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi.ts";
 
@@ -12,6 +13,17 @@ function refsIn(value: unknown): string[] {
 }
 
 describe("the OpenAPI document", () => {
+  it("is valid OpenAPI 3.1, as a maintained validator reads the specification", async () => {
+    const result = await new Validator().validate(structuredClone(document) as object);
+    expect(result.errors ?? []).toEqual([]);
+  });
+
+  it("would be found invalid with a response that has no description, as OpenAPI 3.1 requires one", async () => {
+    const broken = structuredClone(document) as { paths: Record<string, Record<string, { responses: Record<string, { description?: string }> }>> };
+    delete broken.paths["/api/health"]!.get!.responses["200"]!.description;
+    expect((await new Validator().validate(broken as object)).valid).toBe(false);
+  });
+
   it("documents every path of the API contract", () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(["/api/health", "/api/v1/sandboxes", "/api/v1/sandboxes/{id}", "/api/v1/sandboxes/{id}/exec", "/api/v1/events"]),

@@ -109,6 +109,17 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
   return list;
 }
 
+/**
+ * Every status the document declares for the endpoint: its answers, its problems, the refusals
+ * of its access, and what the edge (endpoint-route.ts) answers before the handler runs — 400 for
+ * a path or query parameter that does not parse, 400, 413 and 415 for a body that does not.
+ */
+export function declaredStatuses(endpoint: Endpoint): Set<number> {
+  const refusals = endpoint.access.kind === "public" ? [] : [401, ...(endpoint.access.kind === "signed-in" ? [] : [403])];
+  const edge = [...(endpoint.params || endpoint.query ? [400] : []), ...(endpoint.body ? [400, 413, 415] : [])];
+  return new Set([...Object.keys(endpoint.answers).map(Number), ...endpoint.problems, ...refusals, ...edge]);
+}
+
 function operation(id: string, endpoint: Endpoint): JsonSchema {
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(endpoint.answers)) {
@@ -117,8 +128,7 @@ function operation(id: string, endpoint: Endpoint): JsonSchema {
       ...(answer.schema ? { content: { "application/json": { schema: schemaOf(answer.schema, "output") } } } : answer.contentType ? { content: { [answer.contentType]: { schema: { type: "string" } } } } : {}),
     };
   }
-  const refusals = endpoint.access.kind === "public" ? [] : [401, ...(endpoint.access.kind === "signed-in" ? [] : [403])];
-  for (const status of [...new Set([...endpoint.problems, ...refusals])].sort()) responses[String(status)] = problems;
+  for (const status of [...declaredStatuses(endpoint)].filter((one) => !(String(one) in endpoint.answers)).sort()) responses[String(status)] = problems;
   return {
     operationId: id,
     summary: endpoint.summary,

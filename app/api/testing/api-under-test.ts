@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ENDPOINTS, type EndpointId } from "@/lib/domain/endpoints.ts";
+import { declaredStatuses } from "@/lib/server/openapi.ts";
 import { handlerOf, type RouteHandler } from "./route-modules.ts";
 import type { Person } from "@/lib/domain/person.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
@@ -100,6 +101,7 @@ async function answerOf(response: Response): Promise<ApiAnswer> {
  */
 export async function startApiUnderTest(environment: Record<string, string> = {}): Promise<ApiUnderTest> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "berth-api-under-test-"));
+  const undeclared: string[] = [];
   for (const name of Object.keys(process.env)) {
     if (name.startsWith("BERTH_") || ["DATABASE_URL", "KUBECONFIG", "KUBERNETES_SERVICE_HOST"].includes(name)) delete process.env[name];
   }
@@ -133,7 +135,10 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
       else if (typeof request.body === "string") init.body = request.body;
       else if (request.body !== undefined) init.body = JSON.stringify(request.body);
       const response = await handler(new Request(urlOf(id, request), init), { params: Promise.resolve(request.params ?? {}) });
-      return answerOf(response);
+      const answer = await answerOf(response);
+      // What a route answers, the document must declare: a client generated from it knows every answer.
+      if (!declaredStatuses(ENDPOINTS[id]).has(answer.status)) undeclared.push(`${id} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      return answer;
     },
     untilLive: () =>
       eventually(() => {
@@ -145,6 +150,8 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
     async stop() {
       await stopRuntime();
       rmSync(dataDir, { recursive: true, force: true });
+      // Told at the end, once for the whole file: each answer the document does not declare.
+      if (undeclared.length > 0) throw new Error(`answers the OpenAPI document does not declare (lib/domain/endpoints.ts):\n${[...new Set(undeclared)].join("\n")}`);
     },
   };
 }
