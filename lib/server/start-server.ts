@@ -34,6 +34,9 @@ export async function startServer(): Promise<void> {
     for (const name of store.migrations.changed) {
       console.warn(`Warning: migration ${name} was changed after it was applied; the change was not run.`);
     }
+    if (store.migrations.unknown.length > 0) {
+      console.warn(`Warning: a newer Berth migrated this store (migrations this version does not have: ${store.migrations.unknown.join(", ")}). Migrations go forward only: to go back to this version, restore the backup taken before the upgrade (docs/operations.md).`);
+    }
   } catch (error) {
     console.error(`\n${(error as Error).message}\n`);
     process.exit(1);
