@@ -51,6 +51,21 @@ export function healthAnswer(health: Health, signedIn: boolean, question: Health
   return { status: serves ? 200 : 503, body: signedIn ? health : { status: health.status } };
 }
 
+/**
+ * A health path's handler: the status for anyone (probes); what Berth is connected to, and where,
+ * only for a signed-in person. A probe without credentials is usually answered before it gets
+ * here, with the same answer (health-probe.ts).
+ */
+export function answerHealth(question: HealthQuestion) {
+  return async ({ runtime, caller }: { runtime: Runtime; caller: unknown }): Promise<Response> => {
+    // Probes that come together share one check, at most a second old: a burst of probes (or a
+    // busy event loop) does not multiply the questions to the store and the cluster.
+    const health = recentHealth(runtime, { maxAgeMs: 1_000 }) ?? (await checkHealth(runtime, { maxAgeMs: 1_000 }));
+    const answer = healthAnswer(health, caller !== null, question);
+    return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+  };
+}
+
 async function probe(runtime: Runtime): Promise<Health> {
   let store: Health["store"];
   try {

@@ -31,8 +31,8 @@ describe("the confirmation's summary of a drain preview", () => {
 });
 
 describe("what happens next", () => {
-  it("a blocked sandbox stays protected on the node; the operator fixes the hook or the policy", () => {
-    expect(nextForStep({ step: "WaitingForOperator", message: "Checkpoint Failed" }, "worker-1")).toMatch(/keeps running on worker-1, protected by its budget, and was not evicted.*checkpointFailurePolicy/);
+  it("a blocked sandbox stays on the node; the operator fixes the hook or stops it, since its policy cannot change", () => {
+    expect(nextForStep({ step: "WaitingForOperator", message: "Checkpoint Failed" }, "worker-1")).toMatch(/keeps running on worker-1 and was not evicted\. Fix its checkpoint hook .* or stop it \(its claims are kept\)\.$/);
   });
 
   it("an eviction a budget kept refusing points at the PodDisruptionBudget", () => {

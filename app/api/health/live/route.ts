@@ -1,6 +1,7 @@
-import { healthRoute } from "@/lib/server/health-route.ts";
+import { endpointRoute } from "@/lib/server/endpoint-route.ts";
+import { answerHealth } from "@/lib/server/health.ts";
 
 export const dynamic = "force-dynamic";
 
 /** The liveness probe: 200 while the process answers. */
-export const GET = healthRoute("liveness", "live");
+export const GET = endpointRoute("liveness", answerHealth("live"));

@@ -1,6 +1,7 @@
-import { healthRoute } from "@/lib/server/health-route.ts";
+import { endpointRoute } from "@/lib/server/endpoint-route.ts";
+import { answerHealth } from "@/lib/server/health.ts";
 
 export const dynamic = "force-dynamic";
 
 /** The readiness probe: 503 while the store fails or the cluster is unreachable or serves no Sandbox API. */
-export const GET = healthRoute("readiness", "ready");
+export const GET = endpointRoute("readiness", answerHealth("ready"));
