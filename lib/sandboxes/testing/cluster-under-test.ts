@@ -54,10 +54,9 @@ export async function startClusterUnderTest(embedded: EmbeddedClusterOptions = {
       connection: connectToRealCluster("kubeconfig", kubeconfigPath),
       operatorConnection: connectToRealCluster("kubeconfig", process.env[REAL_CLUSTER_OPERATOR_KUBECONFIG] || kubeconfigPath),
       kubeconfigPath,
-      // scripts/cluster/cluster-fixtures.ts makes these.
-      workers: ["berth-worker-a", "berth-worker-b"],
       execUnavailable: "kwok's nodes run no containers, so there is nothing to exec into and no workspace file to read",
-      // scripts/cluster/cluster-fixtures.ts makes these.
+      // scripts/cluster/cluster-fixtures.ts makes these workers and classes.
+      workers: ["berth-worker-a", "berth-worker-b"],
       storageClasses: { nodePinned: "local-path", portable: "portable" },
       // Real time: grace periods, controllers' resyncs and kwok's pod stages take what they take.
       patienceMs: 90_000,
