@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,8 +24,10 @@ const TESTDATA = join(CHART, "testdata");
 const CRDS = join(CHART, "crds", "berth.dev.yaml");
 const BERTH_CRDS_HEADER = "# Berth's own resources, as lib/render/berth-resource-definitions.ts defines them (UPDATE_GOLDEN=1 npm test chart rewrites this file).\n";
 const helm = process.env["BERTH_HELM"];
+/** The Kubernetes release the real control plane lane runs (scripts/cluster/versions.sh): what Berth is tested with. */
+const TESTED_KUBERNETES = /KUBERNETES_VERSION=v([\d.]+)/.exec(readFileSync(join(CHART, "..", "..", "scripts", "cluster", "versions.sh"), "utf8"))![1]!;
 /** helm built from source says it talks to Kubernetes v1.20; render for the release Berth is tested with. */
-const KUBE_VERSION = ["--kube-version", "1.34.0"];
+const KUBE_VERSION = ["--kube-version", TESTED_KUBERNETES];
 
 function runHelm(args: string[]) {
   if (!helm) throw new Error("BERTH_HELM is not set: run the chart tests through `npm test` (or `npm test chart`), which builds helm first");
@@ -66,6 +68,7 @@ type Manifest = {
   subjects?: { kind: string; name: string }[];
   spec?: {
     maxUnavailable?: number;
+    replicas?: number;
     selector?: unknown;
     template: { spec: { containers: { env: EnvVar[] }[]; topologySpreadConstraints?: { topologyKey: string }[] } };
   };
@@ -73,6 +76,21 @@ type Manifest = {
 const manifests = (rendered: string) => parseAllDocuments(rendered).map((document) => document.toJSON() as Manifest).filter(Boolean);
 
 describe("the berth chart", () => {
+  it("asks for the Kubernetes minor Berth is tested with, or later", () => {
+    const [major, minor] = TESTED_KUBERNETES.split(".");
+    expect(readFileSync(join(CHART, "Chart.yaml"), "utf8")).toContain(`kubeVersion: ">=${major}.${minor}.0-0"`);
+  });
+
+  it("refuses a Kubernetes older than the one Berth is tested with", () => {
+    const result = runHelm(["template", "berth", CHART, "--kube-version", "1.30.0", ...REQUIRED.flatMap((value) => ["--set", value])]);
+    expect(result.stderr).toContain("incompatible with Kubernetes v1.30.0");
+  });
+
+  it("renders the install guide's values (docs/examples/values.yaml)", () => {
+    const rendered = manifests(template([], [join(CHART, "..", "..", "docs", "examples", "values.yaml")]));
+    expect(rendered.find((manifest) => manifest.kind === "Deployment")?.spec?.replicas).toBe(3);
+  });
+
   it("passes helm lint --strict", () => {
     const result = runHelm(["lint", "--strict", CHART, ...REQUIRED.flatMap((value) => ["--set", value])]);
     expect(result.status, result.stdout + result.stderr).toBe(0);

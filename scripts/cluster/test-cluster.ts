@@ -105,6 +105,14 @@ function installChart(plane: ControlPlane, helm: string, kubernetesVersion: stri
   const threeReplicas = path.join(work, "chart-three-replicas.yaml");
   writeFileSync(threeReplicas, render(["--set", "replicaCount=3"]));
   plane.kubectl(["apply", "--dry-run=server", "--namespace", CHART_NAMESPACE, "-f", threeReplicas]);
+  // The install guide's values (docs/install.md), as the API server would accept them; its
+  // bindings name two teams' namespaces.
+  for (const team of ["team-a", "team-b"]) plane.kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: team } }));
+  const guide = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, "-f", "docs/examples/values.yaml"], { encoding: "utf8" });
+  if (guide.status !== 0) throw new Error(`helm template with the install guide's values failed: ${guide.stderr}`);
+  const guideManifests = path.join(work, "chart-install-guide.yaml");
+  writeFileSync(guideManifests, guide.stdout);
+  plane.kubectl(["apply", "--dry-run=server", "--namespace", CHART_NAMESPACE, "-f", guideManifests]);
   plane.kubectl(["apply", "--namespace", CHART_NAMESPACE, "-f", manifests]);
   // Berth's own resource definitions: discovery must list them before kubectl is asked about them.
   plane.kubectl(["wait", "--for=condition=Established", "crd", "-l", "app.kubernetes.io/part-of=berth", "--timeout=60s"]);
