@@ -31,6 +31,11 @@ describe("the OpenAPI document", () => {
     );
   });
 
+  it("declares what Kubernetes can answer for an endpoint on its resources: a namespace that is not there is a 404", () => {
+    const responses = (document.paths["/api/v1/secrets/{namespace}"] as { get: { responses: Record<string, unknown> } }).get.responses;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(["404", "409", "422", "429", "502", "503"]));
+  });
+
   it("resolves every reference to a component schema", () => {
     const missing = refsIn(document).filter((ref) => !(ref.replace("#/components/schemas/", "") in document.components.schemas));
     expect(missing).toEqual([]);

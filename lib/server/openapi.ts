@@ -4,6 +4,7 @@ import { checkpointOutcomeSchema, checkpointSchema } from "../domain/checkpoint.
 import { ENDPOINTS, type Access, type Endpoint } from "../domain/endpoints.ts";
 import { execRequestSchema, execResultSchema } from "../domain/exec-request.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "../domain/gateway-settings.ts";
+import { BERTH_API_GROUP } from "../domain/access.ts";
 import { healthSchema } from "../domain/health.ts";
 import { maintenanceOptionsSchema, maintenanceRunSchema } from "../domain/maintenance.ts";
 import { maintenancePreviewSchema } from "../domain/maintenance-preview.ts";
@@ -110,14 +111,24 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
 }
 
 /**
+ * What Kubernetes can answer a call Berth makes on a person's behalf, passed on as a problem
+ * (api-problems.ts): the namespace or object is not there, a conflict, an object it finds
+ * invalid, its throttling, and the API server failing (502) or out of reach (503).
+ */
+const KUBERNETES_ANSWERS = [404, 409, 422, 429, 502, 503];
+
+/**
  * Every status the document declares for the endpoint: its answers, its problems, the refusals
- * of its access, and what the edge (endpoint-route.ts) answers before the handler runs — 400 for
- * a path or query parameter that does not parse, 400, 413 and 415 for a body that does not.
+ * of its access, what the edge (endpoint-route.ts) answers before the handler runs — 400 for a
+ * path or query parameter that does not parse, 400, 413 and 415 for a body that does not — and,
+ * for an endpoint on Kubernetes' own resources, what Kubernetes can answer.
  */
 export function declaredStatuses(endpoint: Endpoint): Set<number> {
-  const refusals = endpoint.access.kind === "public" ? [] : [401, ...(endpoint.access.kind === "signed-in" ? [] : [403])];
+  const { access } = endpoint;
+  const refusals = access.kind === "public" ? [] : [401, ...(access.kind === "signed-in" ? [] : [403])];
   const edge = [...(endpoint.params || endpoint.query ? [400] : []), ...(endpoint.body ? [400, 413, 415] : [])];
-  return new Set([...Object.keys(endpoint.answers).map(Number), ...endpoint.problems, ...refusals, ...edge]);
+  const kubernetes = access.kind === "resource" && access.group !== BERTH_API_GROUP ? KUBERNETES_ANSWERS : [];
+  return new Set([...Object.keys(endpoint.answers).map(Number), ...endpoint.problems, ...refusals, ...edge, ...kubernetes]);
 }
 
 function operation(id: string, endpoint: Endpoint): JsonSchema {
