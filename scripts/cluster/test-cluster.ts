@@ -23,6 +23,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseAllDocuments } from "yaml";
 import { vitestCounts, type Report } from "../test-reports.ts";
 import { kubeconfig, startControlPlane, type ControlPlane } from "./control-plane.ts";
 
@@ -110,9 +111,15 @@ function installChart(plane: ControlPlane, helm: string, kubernetesVersion: stri
   for (const team of ["team-a", "team-b"]) plane.kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: team } }));
   const guide = spawnSync(helm, ["template", CHART_RELEASE, "charts/berth", "--namespace", CHART_NAMESPACE, "--kube-version", kubernetesVersion, "-f", "docs/examples/values.yaml"], { encoding: "utf8" });
   if (guide.status !== 0) throw new Error(`helm template with the install guide's values failed: ${guide.stderr}`);
-  const guideManifests = path.join(work, "chart-install-guide.yaml");
-  writeFileSync(guideManifests, guide.stdout);
-  plane.kubectl(["apply", "--dry-run=server", "--namespace", CHART_NAMESPACE, "-f", guideManifests]);
+  // As helm install places them: what names no namespace goes in the release's; the teams'
+  // RoleBindings name theirs, and kubectl refuses them under --namespace.
+  const objects = parseAllDocuments(guide.stdout).map((document) => document.toJSON() as { metadata?: { namespace?: string } } | null).filter((object) => object !== null);
+  const elsewhere = objects.filter((object) => object.metadata?.namespace && object.metadata.namespace !== CHART_NAMESPACE);
+  for (const [name, group, namespace] of [["release", objects.filter((object) => !elsewhere.includes(object)), ["--namespace", CHART_NAMESPACE]], ["teams", elsewhere, []]] as const) {
+    const file = path.join(work, `chart-install-guide-${name}.yaml`);
+    writeFileSync(file, group.map((object) => JSON.stringify(object)).join("\n---\n"));
+    plane.kubectl(["apply", "--dry-run=server", ...namespace, "-f", file]);
+  }
   plane.kubectl(["apply", "--namespace", CHART_NAMESPACE, "-f", manifests]);
   // Berth's own resource definitions: discovery must list them before kubectl is asked about them.
   plane.kubectl(["wait", "--for=condition=Established", "crd", "-l", "app.kubernetes.io/part-of=berth", "--timeout=60s"]);
