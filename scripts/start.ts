@@ -1,7 +1,7 @@
 // `npm start`: the console as the image runs it — Next.js's standalone server, `node server.js` —
 // built first only when there is no build or a source is newer than it.
 //
-//   npm start [-- -p PORT] [-- -H HOST]      (also PORT and HOSTNAME, as server.js reads them)
+//   npm start [-- -p PORT] [-- -H HOST]      (or PORT; HOST defaults to 0.0.0.0, not $HOSTNAME)
 //
 // The standalone server changes into its own directory, so paths the configuration holds
 // relative to where `npm start` ran (BERTH_DATA_DIR, BERTH_CONFIG_FILE, KUBECONFIG) are made
