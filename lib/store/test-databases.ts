@@ -27,8 +27,21 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        // FORCE ends the database's connections, but a role without pg_signal_backend may not end
+        // an autovacuum worker's that happens to be there: that one is gone a moment later.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            return;
+          } catch (error) {
+            if (attempt >= 20 || !/pg_signal_backend/.test((error as Error).message)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      } finally {
+        await client.end();
+      }
     },
   };
 }

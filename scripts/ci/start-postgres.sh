@@ -23,6 +23,8 @@ DO $$ BEGIN
     CREATE ROLE berth LOGIN CREATEDB PASSWORD 'berth';
   END IF;
 END $$;
+-- Test databases are dropped WITH (FORCE), which must end an autovacuum worker's connection too.
+GRANT pg_signal_backend TO berth;
 SQL
 runuser -u postgres -- psql -q -tc "SELECT 1 FROM pg_database WHERE datname = 'berth'" | grep -q 1 \
   || runuser -u postgres -- createdb -O berth berth
