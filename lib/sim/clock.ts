@@ -58,8 +58,19 @@ export class ScaledClock implements Clock {
         cancelNext();
       };
     }
-    const timer = setTimeout(callback, realMs);
-    timer.unref?.();
+    // Node's timers may fire a millisecond before Date.now() says the delay is over; a timer that
+    // woke early waits out the rest, so simulated time has always moved by `ms` when it fires.
+    const due = this.now().getTime() + ms;
+    let timer: NodeJS.Timeout;
+    const arm = (delay: number) => {
+      timer = setTimeout(() => {
+        const early = due - this.now().getTime();
+        if (early > 0) arm(early / this.scale);
+        else callback();
+      }, delay);
+      timer.unref?.();
+    };
+    arm(realMs);
     return () => clearTimeout(timer);
   }
 
