@@ -159,6 +159,16 @@ const kubeClientOutsideKube = (imports: Import[]) =>
 const identityBeyondItsLayer = (imports: Import[]) =>
   imports.filter((one) => isProduct(one.file) && under(one.file, "lib/identity") && under(one.target, "lib/store", "lib/sandboxes", "lib/server", "lib/events", "lib/disruption", "app"));
 
+/** lib/client is the API as functions, loaded by the browser and the CLI: the endpoint table, zod and fetch, nothing of the server. */
+const clientBeyondTheContract = (imports: Import[]) =>
+  imports.filter(
+    (one) => isProduct(one.file) && under(one.file, "lib/client") && !(one.target === null ? one.specifier === "zod" : under(one.target, "lib/client", "lib/domain")),
+  );
+
+/** The CLI reaches Berth through its API only: never the server's layers, the store or the cluster. */
+const cliBeyondTheApi = (imports: Import[]) =>
+  imports.filter((one) => isProduct(one.file) && under(one.file, "lib/cli") && one.target !== null && !under(one.target, "lib/cli", "lib/client", "lib/domain", "lib/render"));
+
 /** The exemptions for tests above hold only while no product code loads what tests use. */
 const productImportingTestSupport = (imports: Import[]) => imports.filter((one) => isProduct(one.file) && one.target !== null && isTestSupport(one.target));
 
@@ -223,6 +233,9 @@ describe("the import scan", () => {
     { rule: "client-node outside lib/kube", check: kubeClientOutsideKube, file: "lib/sandboxes/x.ts", line: 'import { CoreV1Api } from "@kubernetes/client-node";' },
     { rule: "test support in the product", check: productImportingTestSupport, file: "lib/server/x.ts", line: 'import { eventually } from "../sim/testing/eventually.ts";' },
     { rule: "lib/identity reaching the store", check: identityBeyondItsLayer, file: "lib/identity/x.ts", line: 'import type { Store } from "../store/index.ts";' },
+    { rule: "lib/client reaching the server", check: clientBeyondTheContract, file: "lib/client/x.ts", line: 'import { getRuntime } from "../server/runtime.ts";' },
+    { rule: "lib/client loading a Node package", check: clientBeyondTheContract, file: "lib/client/x.ts", line: 'import { request } from "undici";' },
+    { rule: "the CLI reaching the store", check: cliBeyondTheApi, file: "lib/cli/x.ts", line: 'import { openStore } from "../store/index.ts";' },
   ])("catches $rule: $line in $file", ({ check, file, line }) => {
     const specifier = /["'`](.+?)["'`]/.exec(line)![1]!;
     const typeOnly = line.startsWith("import type ") ? "type " : "";
@@ -262,6 +275,14 @@ describe("the layering", () => {
 
   it("lib/identity imports only lib/domain, lib/kube, lib/config and lib/platform", () => {
     expect(identityBeyondItsLayer(allImports).map(describeImport)).toEqual([]);
+  });
+
+  it("lib/client imports only lib/domain and zod, so the browser and the CLI load the same client", () => {
+    expect(clientBeyondTheContract(allImports).map(describeImport)).toEqual([]);
+  });
+
+  it("the CLI imports only lib/client, lib/domain and lib/render of Berth: it reaches Berth through the API", () => {
+    expect(cliBeyondTheApi(allImports).map(describeImport)).toEqual([]);
   });
 
   it("the product never imports test support, so the exemptions for tests cannot reach it", () => {

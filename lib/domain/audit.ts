@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./instant.ts";
 import { pageRequestSchema } from "./sandbox-record.ts";
 
 /**
@@ -20,7 +21,7 @@ export const AUDIT_DECISIONS = ["Allowed", "Denied"] as const;
 /** One change made or refused through Berth: who did what to which object, whether they might, and how it ended. */
 export const auditEntrySchema = z.object({
   id: z.string().regex(/^\d+$/),
-  at: z.date(),
+  at: instantSchema,
   actor: z.string().min(1),
   actorGroups: z.array(z.string()),
   /** Dotted verb, such as sandbox.create or settings.update. */

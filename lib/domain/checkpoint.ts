@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./instant.ts";
 
 export const CHECKPOINT_RESULTS = ["Running", "Succeeded", "Failed", "TimedOut"] as const;
 export const checkpointResultSchema = z.enum(CHECKPOINT_RESULTS);
@@ -9,8 +10,8 @@ export const checkpointSchema = z.object({
   sandboxId: z.uuid(),
   trigger: checkpointTriggerSchema,
   result: checkpointResultSchema,
-  startedAt: z.date(),
-  finishedAt: z.date().nullable(),
+  startedAt: instantSchema,
+  finishedAt: instantSchema.nullable(),
   durationMs: z.number().int().nonnegative().nullable(),
   /** The last lines the checkpoint hook printed, for a person to read why it failed. */
   hookOutputTail: z.string().nullable(),

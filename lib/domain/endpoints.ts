@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { BERTH_RESOURCES, KUBERNETES_RESOURCES, type ResourceVerb } from "./access.ts";
 import { auditEntrySchema, auditQuerySchema } from "./audit.ts";
-import { checkpointOutcomeSchema, checkpointSchema } from "./checkpoint.ts";
+import { checkpointSchema } from "./checkpoint.ts";
+import { dryRunResultSchema } from "./dry-run.ts";
 import { serialIdSchema } from "./event-id.ts";
 import { execRequestSchema, execResultSchema } from "./exec-request.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "./gateway-settings.ts";
@@ -103,7 +104,6 @@ const kubernetes = <Namespace extends NamespaceSource>(verb: ResourceVerb, targe
 const berth = (verb: ResourceVerb, target: { group: string; resource: string }) => kubernetes(verb, target, "cluster");
 
 const deleteResultSchema = z.object({ record: sandboxRecordSchema, removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });
-const dryRunResultSchema = z.object({ dryRun: z.literal(true), manifests: z.record(z.string(), z.unknown()) });
 const volumeDeletionSchema = z.object({ uid: z.string(), ownership: volumeSchema.shape.ownership, sandbox: z.string().nullable() });
 const volumeExpansionResultSchema = z.object({ from: z.string().nullable(), to: z.string() });
 const timelineQuerySchema = z.object({
@@ -248,7 +248,7 @@ export const ENDPOINTS = {
     access: kubernetes("create", KUBERNETES_RESOURCES.pods, "sandbox", "exec"),
     params: sandboxParams,
     rate: "commands",
-    answers: ok(checkpointOutcomeSchema, "Succeeded, Failed or TimedOut: a result, not an error"),
+    answers: ok(checkpointSchema, "The checkpoint, Succeeded, Failed or TimedOut: a result, not an error"),
     problems: [404, 409, 429],
     audit: { action: "sandbox.checkpoint", targetKind: "Sandbox", recordedBy: "lifecycle" },
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./instant.ts";
 import { gatewayDefaultsSchema, type GatewayDefaults } from "./gateway-defaults.ts";
 
 // The gateway defaults as the Settings page and `/api/v1/settings` speak of them: the value in
@@ -82,7 +83,7 @@ export const gatewaySettingSchema = z.object({
   environmentVariable: z.string(),
   allowed: z.string(),
   changedBy: z.string().nullable(),
-  changedAt: z.date().nullable(),
+  changedAt: instantSchema.nullable(),
 });
 export type GatewaySetting = z.infer<typeof gatewaySettingSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./instant.ts";
 import { drainOutcomeSchema } from "./maintenance-preview.ts";
 import { personSchema } from "./person.ts";
 
@@ -97,7 +98,7 @@ export const maintenanceRunSchema = z.object({
   progress: maintenanceProgressSchema,
   relaxedBudgets: z.array(budgetRefSchema),
   message: z.string().nullable(),
-  startedAt: z.date(),
-  finishedAt: z.date().nullable(),
+  startedAt: instantSchema,
+  finishedAt: instantSchema.nullable(),
 });
 export type MaintenanceRun = z.infer<typeof maintenanceRunSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./instant.ts";
 import { workspaceBackendSchema } from "./gateway-defaults.ts";
 import { sandboxStatusSchema } from "./sandbox-status.ts";
 
@@ -16,10 +17,10 @@ export const sandboxRecordSchema = sandboxStatusSchema.extend({
   workspaceBackend: workspaceBackendSchema,
   origin: sandboxOriginSchema,
   /** When it was fully made in the cluster (or found there); null while its create is running. */
-  provisionedAt: z.date().nullable(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  deletedAt: z.date().nullable(),
+  provisionedAt: instantSchema.nullable(),
+  createdAt: instantSchema,
+  updatedAt: instantSchema,
+  deletedAt: instantSchema.nullable(),
 });
 export type SandboxRecord = z.infer<typeof sandboxRecordSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./instant.ts";
 import { checkpointTriggerSchema } from "./checkpoint.ts";
 import { disruptionRecordSchema, recoveryRecordSchema } from "./disruption-history.ts";
 import { durableStateSchema } from "./durable-state.ts";
@@ -64,14 +65,14 @@ const describedFields = {
   /** CamelCase, as Kubernetes reasons are: PodEvicted, ReplacementScheduled, CheckpointSucceeded. */
   reason: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, "reason must be CamelCase, such as PodEvicted"),
   message: z.string(),
-  occurredAt: z.date(),
+  occurredAt: instantSchema,
 };
 
 /** The fields a stored event has besides what was appended. */
 export const storedEventFields = {
   /** Monotonic in commit order; a decimal string so it survives JSON and serves as an SSE id. */
   id: z.string().regex(/^\d+$/),
-  recordedAt: z.date(),
+  recordedAt: instantSchema,
 };
 
 /** One event of each type, with `extra` fields added or replaced (the stored ones; dates as the wire sends them). */

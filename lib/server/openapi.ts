@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { auditEntrySchema } from "../domain/audit.ts";
-import { checkpointOutcomeSchema, checkpointSchema } from "../domain/checkpoint.ts";
+import { checkpointSchema } from "../domain/checkpoint.ts";
 import { ENDPOINTS, type Access, type Endpoint } from "../domain/endpoints.ts";
 import { execRequestSchema, execResultSchema } from "../domain/exec-request.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "../domain/gateway-settings.ts";
@@ -41,7 +41,6 @@ const COMPONENTS: Record<string, Component> = {
   Volume: output(volumeSchema),
   StorageClass: output(storageClassViewSchema),
   Checkpoint: output(checkpointSchema),
-  CheckpointOutcome: output(checkpointOutcomeSchema),
   Node: output(nodeViewSchema),
   MaintenancePreview: output(maintenancePreviewSchema),
   MaintenanceOptions: input(maintenanceOptionsSchema),

@@ -7,7 +7,7 @@ import { namespacesWithVisibleSandboxes } from "@/lib/server/visibility.ts";
 import type { Caller } from "@/lib/identity/authenticate.ts";
 import { requireViewer } from "../_components/page-caller.ts";
 import { LiveSandboxTable } from "./_components/live-sandbox-table.tsx";
-import { sandboxRowSchema, type SandboxRow } from "./_components/sandbox-rows.ts";
+import { newestFirst, sandboxRow, type SandboxRow } from "./_components/sandbox-rows.ts";
 
 export const metadata: Metadata = { title: "Sandboxes" };
 
@@ -17,8 +17,7 @@ async function initialRows(runtime: Runtime, caller: Caller): Promise<SandboxRow
   const all = live.ready ? live.all() : await store.sandboxes.listAllLive();
   const visible = await namespacesWithVisibleSandboxes(runtime, caller.person, all.map((record) => record.namespace));
   const records = all.filter((record) => visible.has(record.namespace));
-  // The same shape the browser gets from GET /api/v1/sandboxes (JSON: dates as strings).
-  return records.map((record) => sandboxRowSchema.parse(JSON.parse(JSON.stringify(record)))).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? 1 : -1));
+  return records.map(sandboxRow).sort(newestFirst);
 }
 
 export default async function SandboxesPage() {

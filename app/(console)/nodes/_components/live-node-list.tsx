@@ -8,7 +8,8 @@ import { PhaseBadge } from "@/app/components/phase-badge.tsx";
 import tableStyles from "@/app/components/data-table.module.css";
 import type { DrainOutcome } from "@/lib/domain/maintenance-preview.ts";
 import type { NodeView } from "@/lib/domain/node-view.ts";
-import { runsKey, type MaintenanceRunView } from "./maintenance-data.ts";
+import { runsKey } from "./maintenance-data.ts";
+import type { MaintenanceRun } from "@/lib/domain/maintenance.ts";
 import { NodeMaintenance, runHeadingId, useNodeRuns } from "./node-maintenance.tsx";
 import { fetchNodes, fetchPreview } from "./node-data.ts";
 import { StartMaintenanceDialog } from "./start-maintenance-dialog.tsx";
@@ -31,7 +32,7 @@ const OUTCOME_LABELS: Record<DrainOutcome, string> = {
  * What draining the node would do, fetched when asked for (it lists every pod on the node), and
  * the action that does it: maintenance, confirmed against this very preview.
  */
-function DrainPreview({ node, running, onStarted }: { node: string; running: boolean; onStarted: (run: MaintenanceRunView) => void }) {
+function DrainPreview({ node, running, onStarted }: { node: string; running: boolean; onStarted: (run: MaintenanceRun) => void }) {
   const { data, error, isPending } = useQuery({ queryKey: ["node-preview", node], queryFn: ({ signal }) => fetchPreview(node, signal) });
   if (isPending) return <p className={styles.muted}>Working out what a drain of {node} would do…</p>;
   if (error) return <p className={styles.warning} role="alert">{(error as Error).message}</p>;
@@ -90,9 +91,9 @@ function NodeCard({ node }: { node: NodeView }) {
   const mayRead = useMayOnCluster("readMaintenance");
   const runs = useNodeRuns(node.name, mayRead.allowed);
   const running = runs.data?.some((run) => run.state === "Running") ?? false;
-  const onStarted = (run: MaintenanceRunView) => {
+  const onStarted = (run: MaintenanceRun) => {
     // Shown at once, without waiting for the history to be read again.
-    queryClient.setQueryData<MaintenanceRunView[]>(runsKey(node.name), (old) => [run, ...(old ?? []).filter((one) => one.id !== run.id)]);
+    queryClient.setQueryData<MaintenanceRun[]>(runsKey(node.name), (old) => [run, ...(old ?? []).filter((one) => one.id !== run.id)]);
     setShownRun(run.id);
     // The preview is about to be out of date: close it, and read it afresh when it is opened again.
     setPreviewing(false);

@@ -6,7 +6,8 @@ import { useEffect, useRef } from "react";
 import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import tableStyles from "@/app/components/data-table.module.css";
 import { formatTimestamp } from "@/app/components/format.ts";
-import { cancelMaintenance, fetchRun, runKey, runsKey, type MaintenanceRunView } from "./maintenance-data.ts";
+import { cancelMaintenance, fetchRun, runKey, runsKey } from "./maintenance-data.ts";
+import type { MaintenanceRun } from "@/lib/domain/maintenance.ts";
 import { nextForRun, nextForStep, resumedNote, RUN_TONES, STEP_LABELS, STEP_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
 import buttons from "@/app/components/buttons.module.css";
@@ -20,7 +21,7 @@ const POLL_MS = 1_000;
 const FINAL_STEPS = new Set(["Replaced", "WaitingForNode", "WaitingForOperator", "Left", "Failed"]);
 
 /** One maintenance run: each sandbox's step, live while it runs; Cancel; the outcome and what to do next. */
-export function MaintenanceRunDetails({ node, initial, headingId }: { node: string; initial: MaintenanceRunView; headingId: string }) {
+export function MaintenanceRunDetails({ node, initial, headingId }: { node: string; initial: MaintenanceRun; headingId: string }) {
   const queryClient = useQueryClient();
   const { data: run } = useQuery({
     queryKey: runKey(node, initial.id),

@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import tableStyles from "@/app/components/data-table.module.css";
 import { formatTimestamp } from "@/app/components/format.ts";
-import { fetchRuns, runsKey, type MaintenanceRunView } from "./maintenance-data.ts";
+import { fetchRuns, runsKey } from "./maintenance-data.ts";
+import type { MaintenanceRun } from "@/lib/domain/maintenance.ts";
 import { MaintenanceRunDetails } from "./maintenance-run-details.tsx";
 import { RUN_TONES } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
@@ -22,7 +23,7 @@ export const runHeadingId = (node: string) => `maintenance-run-${node}`;
  * A node's maintenance: the run shown (the newest, or the one picked from the history) and the
  * history of its runs. Nothing at all for a node that never had one.
  */
-export function NodeMaintenance({ node, runs, shownId, onShow }: { node: string; runs: MaintenanceRunView[]; shownId: string | null; onShow: (id: string) => void }) {
+export function NodeMaintenance({ node, runs, shownId, onShow }: { node: string; runs: MaintenanceRun[]; shownId: string | null; onShow: (id: string) => void }) {
   const shown = runs.find((run) => run.id === shownId) ?? runs[0];
   if (!shown) return null;
   const caption = `Maintenance history of ${node}`;

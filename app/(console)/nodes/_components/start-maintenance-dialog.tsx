@@ -5,7 +5,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import type { MaintenancePreview } from "@/lib/domain/maintenance-preview.ts";
-import { startMaintenance, type MaintenanceRunView } from "./maintenance-data.ts";
+import { startMaintenance } from "./maintenance-data.ts";
+import type { MaintenanceRun } from "@/lib/domain/maintenance.ts";
 import { previewSummary } from "./maintenance-words.ts";
 import styles from "./maintenance.module.css";
 import buttons from "@/app/components/buttons.module.css";
@@ -23,7 +24,7 @@ export function StartMaintenanceDialog({
 }: {
   preview: MaintenancePreview;
   disabled: boolean;
-  onStarted: (run: MaintenanceRunView) => void;
+  onStarted: (run: MaintenanceRun) => void;
   /** The id of what takes focus once the run has started (its progress), instead of the trigger. */
   focusAfterStart: string;
 }) {

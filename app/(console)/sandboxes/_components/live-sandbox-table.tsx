@@ -19,13 +19,13 @@ const ROW_HEIGHT = 45;
 const COLUMNS = 9;
 
 function Protection({ row }: { row: SandboxRow }) {
-  const protection = row.details.protection;
+  const protection = row.protection;
   if (!protection?.protected) return <span className={styles.muted}>—</span>;
   return protection.drainBlocked ? <span className={styles.warning}>Protected · drain blocked</span> : <span>Protected</span>;
 }
 
 function LastDisruption({ row, now }: { row: SandboxRow; now: Date }) {
-  const disruption = row.details.disruption;
+  const disruption = row.disruption;
   if (!disruption) return <span className={styles.muted}>—</span>;
   const at = new Date(disruption.at);
   return (
@@ -119,7 +119,7 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
             ) : null}
             {items.map((item) => {
               const row = rows[item.index]!;
-              const created = new Date(row.createdAt);
+              const created = row.createdAt;
               return (
                 <tr key={row.id} aria-rowindex={item.index + 2} data-index={item.index} ref={virtualizer.measureElement}>
                   <th scope="row" className={tableStyles.primary}>
@@ -130,11 +130,11 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
                     <PhaseBadge phase={row.phase} />
                     {row.reason ? <span className={styles.reason}>{row.reason}</span> : null}
                   </td>
-                  <td>{row.spec.profile ?? "generic"}</td>
+                  <td>{row.profile}</td>
                   <td>{row.workspaceBackend === "ephemeral" ? "Ephemeral" : "Claim (pvc)"}</td>
                   <td className={tableStyles.mono}>{row.nodeName ?? <span className={styles.muted}>—</span>}</td>
                   <td className={tableStyles.numeric}>
-                    <time dateTime={row.createdAt} title={`Created ${formatTimestamp(created)}`}>
+                    <time dateTime={row.createdAt.toISOString()} title={`Created ${formatTimestamp(created)}`}>
                       {formatAge(created, now)}
                     </time>
                   </td>

@@ -1,6 +1,6 @@
-import { send, type SendResult } from "@/app/(console)/_components/api-client.ts";
+import { api, send, type SendResult } from "@/app/(console)/_components/api-client.ts";
 import type { GatewaySettingsChange } from "@/lib/domain/gateway-settings.ts";
 
 export function saveSettings(change: GatewaySettingsChange): Promise<SendResult> {
-  return send("PUT", "/api/v1/settings", change);
+  return send(() => api.changeSettings({ body: change }));
 }

@@ -1,11 +1,9 @@
-import { callApi } from "@/app/(console)/_components/api-client.ts";
-import {
-  simulatorActionResultSchema,
-  simulatorStateSchema,
-  type SimulatorActionResult,
-  type SimulatorNodeAction,
-  type SimulatorPodAction,
-  type SimulatorState,
+import { api } from "@/app/(console)/_components/api-client.ts";
+import type {
+  SimulatorActionResult,
+  SimulatorNodeAction,
+  SimulatorPodAction,
+  SimulatorState,
 } from "@/lib/domain/simulator.ts";
 
 // The Simulator page's calls. The state's query key sits under ["nodes"], so the event stream's
@@ -14,13 +12,13 @@ import {
 export const SIMULATOR_KEY = ["nodes", "simulator"] as const;
 
 export function fetchSimulatorState(signal?: AbortSignal): Promise<SimulatorState> {
-  return callApi("/api/v1/simulator", simulatorStateSchema, { signal });
+  return api.simulatorState({ signal });
 }
 
 export function nodeAction(node: string, action: SimulatorNodeAction): Promise<SimulatorActionResult> {
-  return callApi(`/api/v1/simulator/nodes/${encodeURIComponent(node)}/${action}`, simulatorActionResultSchema, { method: "POST", body: action === "drain" ? {} : undefined });
+  return api.simulatorNodeAction({ params: { name: node, action }, ...(action === "drain" ? { body: {} } : {}) });
 }
 
 export function podAction(namespace: string, pod: string, action: SimulatorPodAction): Promise<SimulatorActionResult> {
-  return callApi(`/api/v1/simulator/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(pod)}/${action}`, simulatorActionResultSchema, { method: "POST" });
+  return api.simulatorPodAction({ params: { namespace, name: pod, action } });
 }

@@ -3,7 +3,7 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { send } from "@/app/(console)/_components/api-client.ts";
+import { api, send } from "@/app/(console)/_components/api-client.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import styles from "./volume-actions.module.css";
 import buttons from "@/app/components/buttons.module.css";
@@ -35,7 +35,7 @@ export function DeleteVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
 
   const confirm = async () => {
     setDeleting(true);
-    const result = await send("DELETE", `/api/v1/volumes/${volume.namespace}/${volume.name}`);
+    const result = await send(() => api.deleteVolume({ params: { namespace: volume.namespace, name: volume.name } }));
     setDeleting(false);
     if (!result.ok) {
       setProblem(result.message);

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
-import { send } from "@/app/(console)/_components/api-client.ts";
+import { api, send } from "@/app/(console)/_components/api-client.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { expansionProblem, volumeExpansionSchema, type VolumeExpansion } from "@/lib/domain/volume-actions.ts";
 import styles from "./volume-actions.module.css";
@@ -30,7 +30,7 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
       setError("size", { type: "validate", message: smaller }, { shouldFocus: true });
       return;
     }
-    const result = await send("PATCH", `/api/v1/volumes/${volume.namespace}/${volume.name}`, { size });
+    const result = await send(() => api.expandVolume({ params: { namespace: volume.namespace, name: volume.name }, body: { size } }));
     if (!result.ok) {
       const onSize = result.fields.find((one) => one.field === "size");
       setError(onSize ? "size" : "root", { type: "server", message: onSize?.message ?? result.message }, { shouldFocus: Boolean(onSize) });

@@ -1,11 +1,10 @@
-import { fetchAllPages } from "@/app/(console)/_components/fetch-all-pages.ts";
-import { volumeSchema, type Volume } from "@/lib/domain/volume.ts";
+import { api, everyPage } from "@/app/(console)/_components/api-client.ts";
+import type { Volume } from "@/lib/domain/volume.ts";
 
 // The claims Berth knows, as GET /api/v1/volumes sends them, every page.
 
-
 export function fetchVolumes(signal?: AbortSignal): Promise<Volume[]> {
-  return fetchAllPages("/api/v1/volumes", volumeSchema, "volumes", signal);
+  return everyPage("volumes", (query) => api.listVolumes({ query, signal }));
 }
 
 /** What each ownership mode means for the claim's life, in a person's words. */

@@ -1,45 +1,28 @@
-import { z } from "zod";
-import { checkpointSchema } from "@/lib/domain/checkpoint.ts";
-import { execResultSchema } from "@/lib/domain/exec-request.ts";
-import { sandboxRecordSchema } from "@/lib/domain/sandbox-record.ts";
-import { storedEventFields, timelineEventSchemaWith } from "@/lib/domain/timeline.ts";
-import { callApi } from "@/app/(console)/_components/api-client.ts";
+import { api } from "@/app/(console)/_components/api-client.ts";
+import { allPages } from "@/lib/client/berth-client.ts";
 
-// The detail page's calls to the sandbox API, read back into the domain shapes (JSON carries
-// dates as strings), and its failures as the server's own problem+json words.
+// The detail page's queries and commands on one sandbox, through the API's typed client: the
+// answers arrive in the domain's shapes, and failures as the server's own problem+json words.
 
-const date = z.coerce.date();
-const sandboxJsonSchema = sandboxRecordSchema.extend({ provisionedAt: date.nullable(), createdAt: date, updatedAt: date, deletedAt: date.nullable() });
-const timelineJsonSchema = z.object({ items: z.array(timelineEventSchemaWith({ ...storedEventFields, occurredAt: date, recordedAt: date })), nextCursor: z.string().nullable() });
-const checkpointJsonSchema = checkpointSchema.extend({ startedAt: date, finishedAt: date.nullable() });
-const checkpointsJsonSchema = z.object({ items: z.array(checkpointJsonSchema) });
-const deletedJsonSchema = z.object({ removedClaims: z.array(z.string()), keptClaims: z.array(z.string()) });
-
-const base = (id: string) => `/api/v1/sandboxes/${encodeURIComponent(id)}`;
-
-/** Every page of the timeline: a long-lived sandbox's newest events are the ones that matter most. */
-async function wholeTimeline(id: string, signal: AbortSignal) {
-  const events: z.infer<typeof timelineJsonSchema>["items"] = [];
-  let cursor: string | null = null;
-  do {
-    const page: z.infer<typeof timelineJsonSchema> = await callApi(`${base(id)}/timeline${cursor ? `?cursor=${cursor}` : ""}`, timelineJsonSchema, { signal });
-    events.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return events;
-}
+const sandbox = (id: string) => ({ params: { id } });
 
 export const sandboxQueries = {
-  record: (id: string) => ({ queryKey: ["sandbox", id], queryFn: ({ signal }: { signal: AbortSignal }) => callApi(base(id), sandboxJsonSchema, { signal }) }),
-  timeline: (id: string) => ({ queryKey: ["sandbox", id, "timeline"], queryFn: ({ signal }: { signal: AbortSignal }) => wholeTimeline(id, signal) }),
-  checkpoints: (id: string) => ({ queryKey: ["sandbox", id, "checkpoints"], queryFn: async ({ signal }: { signal: AbortSignal }) => (await callApi(`${base(id)}/checkpoints`, checkpointsJsonSchema, { signal })).items }),
+  record: (id: string) => ({ queryKey: ["sandbox", id], queryFn: ({ signal }: { signal: AbortSignal }) => api.getSandbox({ ...sandbox(id), signal }) }),
+  /** Every page of the timeline: a long-lived sandbox's newest events are the ones that matter most. */
+  timeline: (id: string) => ({
+    queryKey: ["sandbox", id, "timeline"],
+    queryFn: ({ signal }: { signal: AbortSignal }) => allPages((cursor) => api.sandboxTimeline({ ...sandbox(id), query: cursor ? { cursor } : {}, signal })),
+  }),
+  checkpoints: (id: string) => ({ queryKey: ["sandbox", id, "checkpoints"], queryFn: async ({ signal }: { signal: AbortSignal }) => (await api.listCheckpoints({ ...sandbox(id), signal })).items }),
 };
 
 export type LifecycleAction = "stop" | "start" | "recover";
 
+const LIFECYCLE = { stop: api.stopSandbox, start: api.startSandbox, recover: api.recoverSandbox } as const;
+
 export const sandboxCommands = {
-  lifecycle: (id: string, action: LifecycleAction) => callApi(`${base(id)}/${action}`, z.unknown(), { method: "POST" }),
-  checkpoint: (id: string) => callApi(`${base(id)}/checkpoint`, checkpointJsonSchema, { method: "POST" }),
-  remove: (id: string) => callApi(base(id), deletedJsonSchema, { method: "DELETE" }),
-  exec: (id: string, line: string, timeoutSeconds: number) => callApi(`${base(id)}/exec`, execResultSchema, { method: "POST", body: { command: ["sh", "-c", line], timeoutSeconds } }),
+  lifecycle: (id: string, action: LifecycleAction) => LIFECYCLE[action](sandbox(id)),
+  checkpoint: (id: string) => api.checkpointSandbox(sandbox(id)),
+  remove: (id: string) => api.deleteSandbox(sandbox(id)),
+  exec: (id: string, line: string, timeoutSeconds: number) => api.execInSandbox({ ...sandbox(id), body: { command: ["sh", "-c", line], timeoutSeconds } }),
 };

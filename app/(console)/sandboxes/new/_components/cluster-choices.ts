@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { callApi } from "@/app/(console)/_components/api-client.ts";
-import { storageClassListSchema, type StorageClassView } from "@/lib/domain/storage-class.ts";
+import { api } from "@/app/(console)/_components/api-client.ts";
+import type { StorageClassView } from "@/lib/domain/storage-class.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { fetchVolumes } from "@/app/(console)/volumes/_components/volume-rows.ts";
 
@@ -8,7 +8,7 @@ import { fetchVolumes } from "@/app/(console)/volumes/_components/volume-rows.ts
 // take as its existing workspace.
 
 async function fetchStorageClasses(signal?: AbortSignal): Promise<StorageClassView[]> {
-  return (await callApi("/api/v1/storage-classes", storageClassListSchema, { signal })).items;
+  return (await api.listStorageClasses({ signal })).items;
 }
 
 export function useStorageClasses() {

@@ -5,12 +5,13 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { FormProvider, useForm, type FieldPath } from "react-hook-form";
 import { z } from "zod";
-import { ApiProblem, callApi } from "@/app/(console)/_components/api-client.ts";
+import { api, ApiProblem } from "@/app/(console)/_components/api-client.ts";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
 import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { initialFormValues, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 import { IdentitySection } from "./identity-section.tsx";
-import { ManifestPreview, dryRunAnswerSchema, type DryRunAnswer } from "./manifest-preview.tsx";
+import type { DryRunResult } from "@/lib/domain/dry-run.ts";
+import { ManifestPreview } from "./manifest-preview.tsx";
 import { PolicySection } from "./policy-section.tsx";
 import { placeProblems, problemsOfAnswer, specResolver } from "./spec-resolver.ts";
 import { VolumesSection } from "./volumes-section.tsx";
@@ -23,8 +24,6 @@ import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-unti
 // this gateway's limits, which the fields name), previewed by the server's dry run, and created
 // with one POST. A refusal puts each message on its field and keeps
 // everything typed.
-
-const createdSchema = z.object({ id: z.string() });
 
 interface Refusal {
   title: string;
@@ -40,7 +39,7 @@ export function CreateSandboxForm({ defaults, limits, claim }: { defaults: Gatew
   const form = useForm<CreateFormValues>({ defaultValues: initialFormValues(backend, claim), resolver: specResolver(defaults, limits), mode: "onTouched" });
   const [busy, setBusy] = useState<"create" | "preview" | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [preview, setPreview] = useState<DryRunAnswer | null>(null);
+  const [preview, setPreview] = useState<DryRunResult | null>(null);
 
   /** The server said no: its field messages on the fields, the rest above the buttons. */
   function refused(error: unknown) {
@@ -68,8 +67,8 @@ export function CreateSandboxForm({ defaults, limits, claim }: { defaults: Gatew
   }
 
   const create = form.handleSubmit(async (values) => {
-    const answer = await send("create", () => callApi("/api/v1/sandboxes", createdSchema, { method: "POST", body: specFromForm(values, backend) }));
-    if (answer === undefined) return;
+    const answer = await send("create", () => api.createSandbox({ body: specFromForm(values, backend) }));
+    if (answer === undefined || "dryRun" in answer) return;
     const { id } = answer;
     await queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
     router.push(`/sandboxes/${id}`);
@@ -77,8 +76,8 @@ export function CreateSandboxForm({ defaults, limits, claim }: { defaults: Gatew
 
   const showPreview = form.handleSubmit(async (values) => {
     setPreview(null);
-    const answer = await send("preview", () => callApi("/api/v1/sandboxes?dryRun=true", dryRunAnswerSchema, { method: "POST", body: specFromForm(values, backend) }));
-    if (answer !== undefined) setPreview(answer);
+    const answer = await send("preview", () => api.createSandbox({ query: { dryRun: "true" }, body: specFromForm(values, backend) }));
+    if (answer !== undefined && "dryRun" in answer) setPreview(answer);
   });
 
   const fieldErrors = Object.keys(form.formState.errors).filter((key) => key !== "root").length;

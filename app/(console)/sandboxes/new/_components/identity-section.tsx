@@ -2,9 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
-import { callApi } from "@/app/(console)/_components/api-client.ts";
+import { api } from "@/app/(console)/_components/api-client.ts";
 import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
-import { secretNamesSchema } from "@/lib/domain/secret-names.ts";
 import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
 import { SANDBOX_USER_ID } from "@/lib/render/pod-security.ts";
 import { useNamespacesWhere } from "@/app/(console)/_components/viewer-context.tsx";
@@ -91,7 +90,7 @@ const ENV_SOURCES = [
 function useSecretNames(namespace: string) {
   return useQuery({
     queryKey: ["secret-names", namespace],
-    queryFn: ({ signal }) => callApi(`/api/v1/secrets/${encodeURIComponent(namespace)}`, secretNamesSchema, { signal }),
+    queryFn: ({ signal }) => api.listSecretNames({ params: { namespace }, signal }),
     staleTime: 30_000,
     retry: false,
   });

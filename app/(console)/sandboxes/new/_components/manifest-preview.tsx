@@ -1,26 +1,13 @@
 "use client";
 
 import * as Tabs from "@radix-ui/react-tabs";
-import { z } from "zod";
+import type { DryRunResult } from "@/lib/domain/dry-run.ts";
 import { toYaml } from "@/lib/render/yaml.ts";
 import styles from "./create-sandbox-form.module.css";
 
 // The server's dry run: the exact objects a create would apply, each checked by the API server
 // with dryRun=All, shown as YAML one tab per object.
 
-const manifestObject = z.looseObject({ kind: z.string(), metadata: z.looseObject({ name: z.string() }) });
-
-export const dryRunAnswerSchema = z.object({
-  dryRun: z.literal(true),
-  manifests: z.object({
-    sandbox: manifestObject,
-    claims: z.array(z.object({ name: z.string(), ownership: z.string(), mountedBy: z.array(z.string()), manifest: manifestObject.optional() })),
-    podDisruptionBudget: manifestObject.optional(),
-    /** Its values shown as "(set)": the server never sends them back. */
-    secret: manifestObject.optional(),
-  }),
-});
-export type DryRunAnswer = z.infer<typeof dryRunAnswerSchema>;
 
 interface Shown {
   key: string;
@@ -30,7 +17,7 @@ interface Shown {
   object?: unknown;
 }
 
-function shownObjects({ manifests }: DryRunAnswer): Shown[] {
+function shownObjects({ manifests }: DryRunResult): Shown[] {
   return [
     { key: "sandbox", title: `Sandbox ${manifests.sandbox.metadata.name}`, object: manifests.sandbox },
     ...manifests.claims.map((claim) => ({
@@ -44,7 +31,7 @@ function shownObjects({ manifests }: DryRunAnswer): Shown[] {
   ];
 }
 
-export function ManifestPreview({ answer }: { answer: DryRunAnswer }) {
+export function ManifestPreview({ answer }: { answer: DryRunResult }) {
   const objects = shownObjects(answer);
   return (
     <section aria-labelledby="preview-heading" className={styles.preview}>
