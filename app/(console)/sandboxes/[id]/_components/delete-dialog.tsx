@@ -1,13 +1,13 @@
 "use client";
 
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { claimsByFate } from "./claim-fate.ts";
 import { ApiProblem } from "@/app/(console)/_components/api-client.ts";
-import { sandboxCommands } from "./sandbox-api.ts";
+import { sandboxCommands, sandboxQueries } from "./sandbox-api.ts";
 import type { SandboxClaim } from "./sandbox-claims.ts";
 import styles from "./sandbox-actions.module.css";
 import buttons from "@/app/components/buttons.module.css";
@@ -33,11 +33,15 @@ function ClaimList({ claims, label, empty }: { claims: SandboxClaim[]; label: st
  */
 export function DeleteDialog({ record, claims, allowed }: { record: SandboxRecord; claims: SandboxClaim[]; allowed: { enabled: true } | { enabled: false; why: string } }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const fates = claimsByFate(claims);
   const remove = useMutation({
     mutationFn: () => sandboxCommands.remove(record.id),
-    onSuccess: () => router.push("/sandboxes"),
+    onSuccess: ({ record: deleted }) => {
+      queryClient.setQueryData(sandboxQueries.record(record.id).queryKey, deleted);
+      router.push("/sandboxes");
+    },
   });
   const failure = remove.error ? ApiProblem.from(remove.error, "Delete failed") : null;
 

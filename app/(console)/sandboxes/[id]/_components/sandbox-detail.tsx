@@ -20,15 +20,18 @@ import { TimelinePanel } from "./timeline-panel.tsx";
 import styles from "./sandbox-detail.module.css";
 import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
-/** The live part of the detail page: every panel reads the same three queries, which the event stream marks stale. */
-/** `changes`: who asked for what, rendered on the server (the audit log's entries for this sandbox). */
+/**
+ * The live part of the detail page: every panel reads the same three queries, which the event
+ * stream marks stale. `changes`: who asked for what, rendered on the server (the audit log's entries for this sandbox). */
 export function SandboxDetail({ initial, storage, initialAt, changes }: { initial: { record: SandboxRecord; timeline: TimelineEvent[]; checkpoints: Checkpoint[] }; storage: SandboxStorage; initialAt: number; changes: ReactNode }) {
   const id = initial.record.id;
   const now = useNow(initialAt, 5_000);
   // The verdict arrives as a DurableState event, which marks these queries stale like any other.
-  const { data: record, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record) });
-  const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline) });
-  const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints) });
+  // Once deleted (the delete answers the record), nothing of it is fetched again: it would be a 404.
+  const { data: record, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record), enabled: (query) => !query.state.data?.deletedAt });
+  const live = !record.deletedAt;
+  const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline), enabled: live });
+  const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints), enabled: live });
   const durableState = record.details.durableState ?? null;
 
   return (
