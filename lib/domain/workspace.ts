@@ -140,3 +140,14 @@ export function storageClassNameFor(choice: StorageClassChoice): string | undefi
 export function defaultWorkspaceClaimName(sandboxName: string): string {
   return `${WORKSPACE_VOLUME_NAME}-${sandboxName}`;
 }
+
+/**
+ * What deleting the sandbox does to a claim, by its ownership: `template` claims go with the
+ * Sandbox (garbage collection), `delete` claims are swept by Berth; `retain` claims stay for the
+ * next sandbox and `existing` ones were never Berth's to remove.
+ */
+export type ClaimFate = "removed" | "kept";
+
+export function claimFate(ownership: ClaimOwnership): ClaimFate {
+  return ownership === "template" || ownership === "delete" ? "removed" : "kept";
+}

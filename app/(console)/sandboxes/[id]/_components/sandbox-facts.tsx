@@ -3,7 +3,7 @@ import { OWNERSHIP_LIFECYCLE } from "@/app/(console)/volumes/_components/volume-
 import tableStyles from "@/app/components/data-table.module.css";
 import { containerFor, profileSchema } from "@/lib/domain/profiles.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
-import { claimFate } from "./claim-fate.ts";
+import { claimFate } from "@/lib/domain/workspace.ts";
 import type { SandboxStorage } from "./sandbox-claims.ts";
 import styles from "./sandbox-detail.module.css";
 import { ScrollRegion } from "./scroll-region.tsx";

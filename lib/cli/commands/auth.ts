@@ -1,0 +1,110 @@
+import { readFileSync } from "node:fs";
+import { Option, type Command } from "commander";
+import { createBerthClient } from "../../client/berth-client.ts";
+import type { WhoAmI } from "../../domain/who-am-i.ts";
+import { configPath, contextNameFor, readConfig, withContext, writeConfig } from "../cli-config.ts";
+import { NotFoundError, UsageError } from "../cli-errors.ts";
+import type { Io } from "../io.ts";
+import { serialized, table } from "../printers.ts";
+import { openSession, type GlobalOptions } from "../session.ts";
+
+// Signing in and out, who you are, and which Berth you talk to (contexts).
+
+interface LoginOptions extends GlobalOptions {
+  contextName?: string;
+}
+
+/** `--token -` reads the token from standard input, so it stays out of the shell's history. */
+function tokenFrom(option: string | undefined): string {
+  if (option === undefined) {
+    throw new UsageError("berth login needs --token: a Kubernetes bearer token (for example `kubectl create token NAME | berth login --server URL --token -`)");
+  }
+  const token = option === "-" ? readFileSync(0, "utf8").trim() : option.trim();
+  if (token === "") throw new UsageError("the token is empty");
+  return token;
+}
+
+function describeWhoAmI(you: WhoAmI): string {
+  const lines = [
+    `Name:            ${you.person.username}`,
+    `Groups:          ${you.person.groups.join(", ") || "<none>"}`,
+    `Signed in with:  ${you.signedInWith}`,
+    `Role:            ${you.role ?? "<none>"}`,
+    `Cluster:         ${you.cluster.join(", ") || "<nothing cluster-wide>"}`,
+  ];
+  const namespaces = you.namespaces.filter((entry) => entry.may.length > 0);
+  const rows = namespaces.map((entry) => [entry.namespace, entry.may.join(", ")]);
+  return `${lines.join("\n")}\nNamespaces:\n${rows.length > 0 ? table(["  NAMESPACE", "MAY"], rows.map(([namespace, may]) => [`  ${namespace}`, may!])) : "  <none>"}\n`;
+}
+
+export function registerAuth(program: Command, io: Io): void {
+  program
+    .command("login")
+    .description("Sign in to a Berth with a Kubernetes bearer token, and make it the current context")
+    .option("--context-name <name>", "what to call the context (default: the server's host and port)")
+    .action(async (_options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<LoginOptions>();
+      const server = options.server ?? process.env.BERTH_SERVER;
+      if (!server) throw new UsageError("berth login needs --server URL (or BERTH_SERVER): the Berth to sign in to");
+      const token = tokenFrom(options.token);
+      const you = await createBerthClient({ server, token, headers: { "User-Agent": "berth-cli" } }).whoAmI({});
+      const file = configPath();
+      const name = options.contextName ?? contextNameFor(server);
+      writeConfig(file, withContext(readConfig(file), { name, server, token, ...(options.namespace ? { namespace: options.namespace } : {}) }));
+      io.out(`Logged in to ${server} as ${you.person.username}; the current context is now ${name}.\n`);
+    });
+
+  program
+    .command("logout")
+    .description("Forget the current context's token (the context stays, to log in again)")
+    .action((_options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const file = configPath();
+      const config = readConfig(file);
+      const name = options.context ?? config["current-context"];
+      const context = config.contexts.find((one) => one.name === name);
+      if (!context) throw new NotFoundError("there is no current context to log out of");
+      const { token: _forgotten, ...rest } = context;
+      writeConfig(file, { ...config, contexts: config.contexts.map((one) => (one.name === context.name ? rest : one)) });
+      io.out(`Logged out of ${context.server} (context ${context.name}).\n`);
+    });
+
+  program
+    .command("whoami")
+    .description("Who Berth takes you for, and what Kubernetes lets you do through it")
+    .addOption(new Option("-o, --output <format>", "output format").choices(["text", "json", "yaml"]).default("text"))
+    .action(async (_options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions & { output: "text" | "json" | "yaml" }>();
+      const you = await openSession(options).client.whoAmI({});
+      io.out(options.output === "text" ? describeWhoAmI(you) : serialized(you, options.output));
+    });
+
+  const config = program.command("config").description("Contexts: which Berth, as whom, in which namespace");
+  config
+    .command("get-contexts")
+    .description("List the contexts")
+    .action(() => {
+      const current = readConfig(configPath());
+      const rows = current.contexts.map((one) => [one.name === current["current-context"] ? "*" : "", one.name, one.server, one.namespace ?? "", one.token ? "token" : "<none>"]);
+      io.out(`${table(["CURRENT", "NAME", "SERVER", "NAMESPACE", "CREDENTIAL"], rows)}\n`);
+    });
+  config
+    .command("current-context")
+    .description("Print the current context's name")
+    .action(() => {
+      const current = readConfig(configPath())["current-context"];
+      if (!current) throw new NotFoundError("no current context: `berth login` makes one");
+      io.out(`${current}\n`);
+    });
+  config
+    .command("use-context")
+    .description("Make a context the current one")
+    .argument("<name>")
+    .action((name: string) => {
+      const file = configPath();
+      const current = readConfig(file);
+      if (!current.contexts.some((one) => one.name === name)) throw new NotFoundError(`there is no context ${name}: \`berth config get-contexts\` lists them`);
+      writeConfig(file, { ...current, "current-context": name });
+      io.out(`Switched to context "${name}".\n`);
+    });
+}
