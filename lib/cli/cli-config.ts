@@ -24,11 +24,14 @@ const configSchema = z.object({
 });
 export type CliConfig = z.infer<typeof configSchema>;
 
+/** The variables the CLI reads: BERTH_CONFIG, XDG_CONFIG_HOME, BERTH_SERVER, BERTH_TOKEN. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
 export class CliConfigError extends Error {
   override name = "CliConfigError";
 }
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: Environment = process.env): string {
   if (env.BERTH_CONFIG) return env.BERTH_CONFIG;
   const base = env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
   return path.join(base, "berth", "config.yaml");

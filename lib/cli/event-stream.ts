@@ -13,6 +13,8 @@ export interface FollowOptions {
   onEvent: (event: TimelineEvent) => void;
   /** The server will not replay that far back: read everything afresh. */
   onReload: () => void;
+  /** The stream is open: every event from now on will be handed on. */
+  onOpen?: () => void;
   /** The stream dropped and will be resumed (`resumeFrom` null: from now). */
   onDrop?: (resumeFrom: string | null) => void;
   signal: AbortSignal;
@@ -37,6 +39,7 @@ export async function followEvents(client: BerthClient, options: FollowOptions):
     try {
       const query = { ...(options.sandbox ? { sandbox: options.sandbox } : {}), ...(lastEventId ? { lastEventId } : {}) };
       const response = await client.send("events", { query, signal: options.signal }, { headers: { Accept: "text/event-stream" } });
+      options.onOpen?.();
       const parser = createParser({
         onEvent: (message) => {
           if (message.id) lastEventId = message.id;

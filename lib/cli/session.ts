@@ -1,5 +1,5 @@
 import { createBerthClient, type BerthClient } from "../client/berth-client.ts";
-import { configPath, currentContext, readConfig, type CliConfig, type CliContext } from "./cli-config.ts";
+import { configPath, currentContext, readConfig, type CliConfig, type CliContext, type Environment } from "./cli-config.ts";
 
 // Which Berth a command talks to, and as whom: the server from --server, else BERTH_SERVER, else
 // the current context; the token from --token, else BERTH_TOKEN, else the context's — but a
@@ -33,7 +33,7 @@ function contextNamed(config: CliConfig, name: string | undefined): CliContext |
   return found;
 }
 
-export function openSession(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Session {
+export function openSession(options: GlobalOptions, env: Environment = process.env): Session {
   const configFile = configPath(env);
   const config = readConfig(configFile);
   const context = contextNamed(config, options.context);

@@ -10,6 +10,8 @@ import { endpointFor, handlerOf } from "./route-modules.ts";
 
 export interface RouteServer {
   url: string;
+  /** Ends every open connection (event streams included) as a restarting proxy would; the server keeps listening. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function serveRouteModules(publicUrl: URL, port = 0): Promise<Route
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

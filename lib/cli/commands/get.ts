@@ -21,22 +21,42 @@ function scope(listing: Listing<unknown>, session: Session, options: GetOptions)
   return options.allNamespaces ? undefined : session.namespace;
 }
 
+interface Query {
+  listing: Listing<unknown>;
+  session: Session;
+  namespace: string | undefined;
+  name: string | undefined;
+  print: PrintOptions;
+}
+
+/** The items asked for; one named item that is not there is NotFound. */
+async function read({ listing, session, namespace, name }: Query): Promise<unknown[]> {
+  if (name === undefined) return listing.list(session, namespace);
+  const items = listing.names[0] === "sandboxes" ? [await findSandbox(session, name, namespace)] : (await listing.list(session, namespace)).filter((item) => listing.printable.nameOf(item) === name);
+  if (items.length === 0) throw new NotFoundError(`${listing.printable.kind} "${name}" not found`);
+  return items;
+}
+
+function show(query: Query, items: unknown[], io: Io, single: boolean): void {
+  const { listing, namespace, print } = query;
+  if (items.length === 0 && (print.format === "table" || print.format === "wide")) io.err(`No ${listing.names[0]} found${namespace ? ` in namespace ${namespace}` : ""}.\n`);
+  io.out(printItems(listing.printable, items, print, single));
+}
+
 const keyOf = (listing: Listing<unknown>, item: unknown) => `${listing.printable.namespaceOf?.(item) ?? ""}/${listing.printable.nameOf(item)}`;
 
 /**
- * Prints each change as it happens: every event marks the list as changed, the list is read
- * again (at most every `settleMs`), and each row that reads differently is printed; a sandbox
- * that is gone is printed once more as Deleted.
+ * The list, then each change as it happens. The event stream is opened before the list is read,
+ * so no change falls between the two. Every event marks the list as changed; it is read again
+ * (one read at a time, the next one after it if more came in) and each row that reads
+ * differently is printed; a sandbox that is gone is printed once more as Deleted.
  */
-async function watch(listing: Listing<unknown>, session: Session, namespace: string | undefined, name: string | undefined, print: PrintOptions, first: unknown[], io: Io): Promise<void> {
+async function watch(query: Query, io: Io): Promise<void> {
+  const { listing, session, name, print } = query;
   const line = (item: unknown) => printItems(listing.printable, [item], { ...print, now: new Date(), noHeaders: true });
-  const shown = new Map(first.map((item) => [keyOf(listing, item), { item, line: line(item) }]));
-  const stop = new AbortController();
-  process.once("SIGINT", () => stop.abort());
-  let reading: Promise<void> | null = null;
-  let again = false;
+  const shown = new Map<string, { item: unknown; line: string }>();
   const refresh = async () => {
-    const items = (await listing.list(session, namespace)).filter((item) => name === undefined || listing.printable.nameOf(item) === name);
+    const items = (await listing.list(session, query.namespace)).filter((item) => name === undefined || listing.printable.nameOf(item) === name);
     const now = new Map(items.map((item) => [keyOf(listing, item), item]));
     for (const [key, item] of now) {
       const printed = line(item);
@@ -48,8 +68,11 @@ async function watch(listing: Listing<unknown>, session: Session, namespace: str
       if (listing.names[0] === "sandboxes") io.out(line({ ...(item as object), phase: "Deleted", reason: null }));
     }
   };
+  let listed = false;
+  let reading: Promise<void> | null = null;
+  let again = false;
   const changed = () => {
-    if (reading) {
+    if (!listed || reading) {
       again = true;
       return;
     }
@@ -63,8 +86,13 @@ async function watch(listing: Listing<unknown>, session: Session, namespace: str
         }
       });
   };
-  await followEvents(session.client, {
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  let opened!: () => void;
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const following = followEvents(session.client, {
     signal: stop.signal,
+    onOpen: opened,
     onEvent: changed,
     onReload: changed,
     onDrop: (from) => {
@@ -72,6 +100,16 @@ async function watch(listing: Listing<unknown>, session: Session, namespace: str
       changed();
     },
   });
+  await Promise.race([open, following]);
+  const first = await read(query);
+  show(query, first, io, false);
+  for (const item of first) shown.set(keyOf(listing, item), { item, line: line(item) });
+  listed = true;
+  if (again) {
+    again = false;
+    changed();
+  }
+  await following;
 }
 
 export function registerGet(program: Command, io: Io): void {
@@ -88,13 +126,8 @@ export function registerGet(program: Command, io: Io): void {
       const listing = listingFor(resource);
       const session = openSession(options);
       const namespace = scope(listing, session, options);
-      const print: PrintOptions = { format: options.output, allNamespaces: listing.namespaced && namespace === undefined, now: new Date() };
-      const single = name !== undefined;
-      const items = single && listing.names[0] === "sandboxes" ? [await findSandbox(session, name, namespace)] : await listing.list(session, namespace);
-      const shown = single ? items.filter((item) => listing.printable.nameOf(item) === name) : items;
-      if (single && shown.length === 0) throw new NotFoundError(`${listing.printable.kind} "${name}" not found`);
-      if (shown.length === 0 && (options.output === "table" || options.output === "wide")) io.err(`No ${listing.names[0]} found${namespace ? ` in namespace ${namespace}` : ""}.\n`);
-      io.out(printItems(listing.printable, shown, print, single && !options.watch));
-      if (options.watch) await watch(listing, session, namespace, name, print, shown, io);
+      const query: Query = { listing, session, namespace, name, print: { format: options.output, allNamespaces: listing.namespaced && namespace === undefined, now: new Date() } };
+      if (options.watch) return watch(query, io);
+      show(query, await read(query), io, name !== undefined);
     });
 }

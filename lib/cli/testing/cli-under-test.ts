@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+// The `berth` command run as a person runs it: a child process of bin/berth.mjs, with only the
+// environment a test gives it (its own config file, server and token), its output collected.
+
+const BIN = path.resolve(import.meta.dirname, "../../../bin/berth.mjs");
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The parent's environment without anything that would point berth elsewhere. */
+function environment(extra: Record<string, string>): Record<string, string | undefined> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("BERTH_") && name !== "XDG_CONFIG_HOME"));
+  return { ...clean, NO_COLOR: "1", ...extra };
+}
+
+function spawnBerth(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env: environment(env) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+}
+
+function collect(child: ChildProcess): { out: string[]; err: string[]; done: Promise<CliRun> } {
+  const out: string[] = [];
+  const err: string[] = [];
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => out.push(chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => err.push(chunk));
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout: out.join(""), stderr: err.join("") }));
+  });
+  return { out, err, done };
+}
+
+/** Runs `berth ARGS…` to the end; `input` is its standard input. */
+export async function berth(args: string[], env: Record<string, string>, input = ""): Promise<CliRun> {
+  const child = spawnBerth(args, env);
+  const { done } = collect(child);
+  child.stdin!.end(input);
+  return done;
+}
+
+export interface FollowingCli {
+  /** Resolves with the first line of standard output (or error, with `stream: "stderr"`) that matches. */
+  untilLine(pattern: RegExp, options?: { stream?: "stdout" | "stderr"; timeoutMs?: number }): Promise<string>;
+  /** Interrupts it (Ctrl-C) and answers what it printed. */
+  stop(): Promise<CliRun>;
+}
+
+/** Starts a `berth` that keeps running (get -w, timeline --follow). */
+export function follow(args: string[], env: Record<string, string>): FollowingCli {
+  const child = spawnBerth(args, env);
+  child.stdin!.end();
+  const { out, err, done } = collect(child);
+  return {
+    untilLine(pattern, { stream = "stdout", timeoutMs = 30_000 } = {}) {
+      const source = stream === "stdout" ? child.stdout! : child.stderr!;
+      const printed = () => (stream === "stdout" ? out : err).join("").split("\n").find((one) => pattern.test(one));
+      return new Promise<string>((resolve, reject) => {
+        const settle = (outcome: () => void) => {
+          clearTimeout(timer);
+          source.off("data", check);
+          child.off("close", gone);
+          outcome();
+        };
+        const check = () => {
+          const line = printed();
+          if (line !== undefined) settle(() => resolve(line));
+        };
+        const gone = () => settle(() => reject(new Error(`berth ${args.join(" ")} ended without printing a line matching ${pattern}:\n${out.join("")}\n${err.join("")}`)));
+        const timer = setTimeout(() => settle(() => reject(new Error(`berth ${args.join(" ")} printed no line matching ${pattern} on ${stream} in ${timeoutMs} ms:\n--- stdout\n${out.join("")}\n--- stderr\n${err.join("")}`))), timeoutMs);
+        // Listeners added after collect()'s, so the chunk is already in `out` or `err`.
+        source.on("data", check);
+        child.on("close", gone);
+        check();
+      });
+    },
+    async stop() {
+      child.kill("SIGINT");
+      return done;
+    },
+  };
+}
