@@ -33,8 +33,13 @@ const run = (args: string[], env = asDeveloper, input = "") => berth(args, env, 
  * deletions and drains do not wait out the default 30 s grace period; flags add to the file.
  */
 async function createQuick(name: string, ...flags: string[]) {
+  await createFromFile({ name, namespace: TEAM, disruptionPolicy: { terminationGracePeriodSeconds: 1 } }, ...flags);
+}
+
+async function createFromFile(spec: { name: string } & Record<string, unknown>, ...flags: string[]) {
+  const { name } = spec;
   const file = path.join(work, `${name}.yaml`);
-  writeFileSync(file, stringify({ name, namespace: TEAM, disruptionPolicy: { terminationGracePeriodSeconds: 1 } }));
+  writeFileSync(file, stringify(spec));
   const created = await run(["create", "sandbox", "-f", file, ...flags]);
   if (created.code !== 0) throw new Error(`berth create sandbox ${name} failed: ${created.stderr}`);
 }
@@ -47,7 +52,8 @@ beforeAll(async () => {
   const cluster = api.clusterAdmin();
   tokens = {
     admin: bearerTokenOf(cluster)!,
-    developer: await serviceAccountToken(cluster, { namespace: TEAM, name: "cli-developer", roles: [{ clusterRole: "berth-developer", namespace: TEAM }] }),
+    // As a team's developers are bound (docs/security.md): berth-developer in the team's namespace, berth-cluster-viewer across the cluster.
+    developer: await serviceAccountToken(cluster, { namespace: TEAM, name: "cli-developer", roles: [{ clusterRole: "berth-developer", namespace: TEAM }, { clusterRole: "berth-cluster-viewer" }] }),
     stranger: await serviceAccountToken(cluster, { namespace: TEAM, name: "cli-stranger" }),
   };
   admin = createBerthClient({ server: server.url, token: tokens.admin });
@@ -104,6 +110,8 @@ describe("creating and listing sandboxes", () => {
     expect((await run(["create", "sandbox", "cli-listed", "-n", TEAM, "--workspace", "ephemeral"])).code).toBe(0);
     const listed = (format: string) => run(["get", "sandboxes", "-n", TEAM, "-o", format]);
     const [table, json, yaml, name] = await Promise.all([listed("table"), listed("json"), listed("yaml"), listed("name")]);
+    // Its pod takes the default 30 s to stop: gone now, so no drain below waits for it.
+    await run(["delete", "sandbox", "cli-listed", "-n", TEAM]);
     expect({
       table: table.stdout.split("\n")[0],
       json: (JSON.parse(json.stdout) as { items: { name: string }[] }).items.map((one) => one.name),
@@ -201,6 +209,72 @@ describe("describe after a drain", () => {
     const described = (await run(["describe", "sandbox", "cli-drained", "-n", TEAM])).stdout;
     expect(described).toMatch(/Last Disruption:\n  Reason:\s+NodeDrained\n[\s\S]*  Recovery:\s+Recovered\n[\s\S]*Durable State:\n  Verdict:\s+restored/);
   }, 180_000);
+});
+
+describe("timeline", () => {
+  it("draws the pods as lanes and lists the events, then follows new ones", async () => {
+    await createQuick("cli-timeline", "--workspace", "ephemeral");
+    await untilPhase("cli-timeline", "Ready");
+    const following = follow(["timeline", "cli-timeline", "-n", TEAM, "--follow"], asDeveloper);
+    await following.untilLine(/^worker-\d+ [0-9a-f]{8} │/);
+    await following.untilLine(/\bLifecycle\s+Ready\b/);
+    await run(["checkpoint", "cli-timeline", "-n", TEAM]);
+    const followed = await following.untilLine(/\bCheckpoint\s+CheckpointSucceeded\b/);
+    await following.stop();
+    expect(followed).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe("drain", () => {
+  /** A platform admin: maintenance is theirs. */
+  const asAdmin = () => ({ ...asDeveloper, BERTH_TOKEN: tokens.admin });
+
+  it("previews what a drain would do to each pod, and why", async () => {
+    await createQuick("cli-previewed", "--storage-class", "portable", "--ownership", "delete");
+    const { nodeName } = await untilPhase("cli-previewed", "Ready");
+    const preview = await run(["drain", nodeName!, "--preview"], asAdmin());
+    expect(preview.stdout.split("\n").find((line) => line.includes("cli-previewed"))).toMatch(/^team-a\s+cli-previewed\s+cli-previewed\s+moves\s+/);
+  });
+
+  it("runs the maintenance, printing each sandbox's steps, and exits 0 when it succeeds", async () => {
+    await createQuick("cli-moved", "--storage-class", "portable", "--ownership", "delete");
+    const { nodeName } = await untilPhase("cli-moved", "Ready");
+    const drained = await run(["drain", nodeName!], asAdmin());
+    await admin.simulatorNodeAction({ params: { name: nodeName!, action: "uncordon" } });
+    expect([drained.code, drained.stdout.match(/^team-a\/cli-moved\t(\w+)/gm), drained.stdout.split("\n").at(-2)]).toEqual([
+      0,
+      expect.arrayContaining(["team-a/cli-moved\tCheckpointing", "team-a/cli-moved\tReplaced"]),
+      expect.stringMatching(/^Maintenance Succeeded/),
+    ]);
+  }, 120_000);
+
+  it("asks on Ctrl-C whether to cancel the run, cancels it when told to, and exits 1", async () => {
+    await createFromFile({ name: "cli-cancelled", namespace: TEAM, disruptionPolicy: { terminationGracePeriodSeconds: 1, checkpointHook: ["sh", "-c", "sleep 20"] } }, "--storage-class", "portable", "--ownership", "delete");
+    const { nodeName } = await untilPhase("cli-cancelled", "Ready");
+    const draining = follow(["drain", nodeName!], asAdmin());
+    await draining.untilLine(/^team-a\/cli-cancelled\tCheckpointing/);
+    draining.interrupt();
+    await draining.untilLine(/Cancel the maintenance run\?/, { stream: "stderr" });
+    draining.type("y");
+    const result = await draining.ended();
+    await admin.simulatorNodeAction({ params: { name: nodeName!, action: "uncordon" } });
+    expect([result.code, result.stdout.split("\n").at(-2)]).toEqual([1, expect.stringMatching(/^Maintenance Cancelled/)]);
+  }, 120_000);
+});
+
+describe("volumes", () => {
+  it("grows a claim, then deletes it once its sandbox is gone", async () => {
+    await createQuick("cli-claim", "--storage-class", "portable", "--ownership", "retain", "--size", "1Gi");
+    await untilPhase("cli-claim", "Ready");
+    const expanded = await run(["volumes", "expand", "workspace-cli-claim", "-n", TEAM, "--size", "2Gi"]);
+    await run(["delete", "sandbox", "cli-claim", "-n", TEAM]);
+    const deleted = await eventually(async () => {
+      const attempt = await run(["volumes", "delete", "workspace-cli-claim", "-n", TEAM]);
+      if (attempt.code !== 0) throw new Error(attempt.stderr);
+      return attempt;
+    }, { timeoutMs: 30_000 });
+    expect([expanded.stdout, deleted.stdout]).toEqual([expect.stringContaining("to 2Gi requested"), "volume/workspace-cli-claim deleted from team-a\n"]);
+  }, 90_000);
 });
 
 describe("shell completion", () => {

@@ -6,13 +6,13 @@ import type { Command, Option } from "commander";
 // the names of what a command acts on (sandboxes, contexts) fetched as the command would.
 
 /** The names a positional argument can take, fetched when asked for: `kind` is what the argument names. */
-export type NameSource = (kind: "sandboxes" | "resource-names" | "contexts", context: { words: string[]; previous: string[] }) => Promise<string[]>;
+export type NameSource = (kind: "sandboxes" | "nodes" | "volumes" | "resource-names" | "contexts", context: { words: string[]; previous: string[] }) => Promise<string[]>;
 
 const visibleCommands = (command: Command) => command.commands.filter((one) => !(one as Command & { _hidden?: boolean })._hidden);
 const allOptions = (chain: Command[]) => chain.flatMap((command) => command.options as Option[]).filter((option) => !option.hidden);
 const optionNamed = (chain: Command[], word: string) => allOptions(chain).find((option) => option.long === word || option.short === word);
 
-/** What the positional arguments of a command may be, beyond argument choices: names fetched live. */
+/** What the positional arguments of a command (by its path) may be, beyond argument choices: names fetched live. */
 const DYNAMIC: Record<string, (index: number) => Parameters<NameSource>[0] | null> = {
   get: (index) => (index === 1 ? "resource-names" : null),
   describe: (index) => (index === 1 ? "sandboxes" : null),
@@ -23,7 +23,10 @@ const DYNAMIC: Record<string, (index: number) => Parameters<NameSource>[0] | nul
   checkpoint: (index) => (index === 0 ? "sandboxes" : null),
   exec: (index) => (index === 0 ? "sandboxes" : null),
   timeline: (index) => (index === 0 ? "sandboxes" : null),
-  "use-context": (index) => (index === 0 ? "contexts" : null),
+  "config use-context": (index) => (index === 0 ? "contexts" : null),
+  drain: (index) => (index === 0 ? "nodes" : null),
+  "volumes delete": (index) => (index === 0 ? "volumes" : null),
+  "volumes expand": (index) => (index === 0 ? "volumes" : null),
 };
 
 /** The candidates for the last of `words` (what is typed so far of the current word). */
@@ -55,7 +58,7 @@ export async function completions(program: Command, words: string[], names: Name
     candidates = visibleCommands(command).map((one) => one.name());
   } else {
     const argument = command.registeredArguments[Math.min(positionals.length, command.registeredArguments.length - 1)];
-    const dynamic = DYNAMIC[command.name()]?.(positionals.length) ?? null;
+    const dynamic = DYNAMIC[chain.slice(1).map((one) => one.name()).join(" ")]?.(positionals.length) ?? null;
     candidates = argument?.argChoices ?? (dynamic ? await names(dynamic, { words, previous: positionals }).catch(() => []) : []);
   }
   return candidates.filter((candidate) => candidate.startsWith(current));

@@ -60,3 +60,25 @@ export async function followEvents(client: BerthClient, options: FollowOptions):
     await pause(retryMs, options.signal);
   }
 }
+
+/**
+ * Starts following and resolves once the stream is open, so that what the command reads next
+ * misses nothing that happens after it; `done` settles when the following ends.
+ */
+export async function startFollowing(client: BerthClient, options: Omit<FollowOptions, "onOpen">): Promise<{ done: Promise<void> }> {
+  let opened!: () => void;
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const done = followEvents(client, { ...options, onOpen: () => opened() });
+  await Promise.race([open, done]);
+  return { done };
+}
+
+/** What a follower tells the person when the stream drops. */
+export const dropNotice = (resumeFrom: string | null) => `the event stream dropped; resuming${resumeFrom ? ` after event ${resumeFrom}` : ""}\n`;
+
+/** Ctrl-C ends the following (and the command) cleanly. */
+export function untilInterrupted(): AbortSignal {
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  return stop.signal;
+}

@@ -3,8 +3,11 @@ import { EXIT, reportFailure } from "./cli-errors.ts";
 import { registerAuth } from "./commands/auth.ts";
 import { registerCompletion } from "./commands/completion.ts";
 import { registerDescribe } from "./commands/describe.ts";
+import { registerDrain } from "./commands/drain.ts";
 import { registerGet } from "./commands/get.ts";
 import { registerSandboxCommands } from "./commands/sandboxes.ts";
+import { registerTimeline } from "./commands/timeline.ts";
+import { registerVolumes } from "./commands/volumes.ts";
 import type { Io } from "./io.ts";
 
 // `berth`: Berth from a terminal, in kubectl's conventions. Each command calls Berth's API
@@ -25,8 +28,12 @@ export function berthProgram(io: Io, version: string): Command {
   registerGet(program, io);
   registerDescribe(program, io);
   registerSandboxCommands(program, io);
+  registerTimeline(program, io);
+  registerDrain(program, io);
+  registerVolumes(program, io);
   registerCompletion(program, io);
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+  const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];
+  for (const command of everyCommand(program)) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
   return program;
 }
 

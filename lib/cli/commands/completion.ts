@@ -16,7 +16,7 @@ const liveNames: NameSource = async (kind, { words, previous }) => {
   };
   const session = openSession({ server: flag("--server"), context: flag("--context"), namespace: flag("-n", "--namespace") });
   const all = words.includes("-A") || words.includes("--all-namespaces");
-  const listing = listingFor(kind === "sandboxes" ? "sandboxes" : previous[0]!);
+  const listing = listingFor(kind === "resource-names" ? previous[0]! : kind);
   const items = await listing.list(session, all ? undefined : session.namespace);
   return [...new Set(items.map((item) => listing.printable.nameOf(item)))];
 };

@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { NotFoundError, UsageError } from "../cli-errors.ts";
-import { followEvents } from "../event-stream.ts";
+import { coalesced } from "../coalesced.ts";
+import { dropNotice, startFollowing, untilInterrupted } from "../event-stream.ts";
 import type { Io } from "../io.ts";
 import { findSandbox, listingFor, RESOURCE_NAMES, type Listing } from "../listings.ts";
 import { OUTPUT_FORMATS, printItems, type OutputFormat, type PrintOptions } from "../printers.ts";
@@ -68,48 +69,21 @@ async function watch(query: Query, io: Io): Promise<void> {
       if (listing.names[0] === "sandboxes") io.out(line({ ...(item as object), phase: "Deleted", reason: null }));
     }
   };
-  let listed = false;
-  let reading: Promise<void> | null = null;
-  let again = false;
-  const changed = () => {
-    if (!listed || reading) {
-      again = true;
-      return;
-    }
-    reading = refresh()
-      .catch((error: unknown) => io.err(`warning: reading the list again failed: ${error instanceof Error ? error.message : String(error)}\n`))
-      .finally(() => {
-        reading = null;
-        if (again) {
-          again = false;
-          changed();
-        }
-      });
-  };
-  const stop = new AbortController();
-  process.once("SIGINT", () => stop.abort());
-  let opened!: () => void;
-  const open = new Promise<void>((resolve) => (opened = resolve));
-  const following = followEvents(session.client, {
-    signal: stop.signal,
-    onOpen: opened,
-    onEvent: changed,
-    onReload: changed,
+  const changes = coalesced(refresh, (error) => io.err(`warning: reading the list again failed: ${error instanceof Error ? error.message : String(error)}\n`));
+  const { done } = await startFollowing(session.client, {
+    signal: untilInterrupted(),
+    onEvent: changes.request,
+    onReload: changes.request,
     onDrop: (from) => {
-      io.err(`the event stream dropped; resuming${from ? ` after event ${from}` : ""}\n`);
-      changed();
+      io.err(dropNotice(from));
+      changes.request();
     },
   });
-  await Promise.race([open, following]);
   const first = await read(query);
   show(query, first, io, false);
   for (const item of first) shown.set(keyOf(listing, item), { item, line: line(item) });
-  listed = true;
-  if (again) {
-    again = false;
-    changed();
-  }
-  await following;
+  changes.start();
+  await done;
 }
 
 export function registerGet(program: Command, io: Io): void {

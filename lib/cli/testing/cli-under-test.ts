@@ -47,14 +47,22 @@ export interface FollowingCli {
   untilLine(pattern: RegExp, options?: { stream?: "stdout" | "stderr"; timeoutMs?: number }): Promise<string>;
   /** Interrupts it (Ctrl-C) and answers what it printed. */
   stop(): Promise<CliRun>;
+  /** Presses Ctrl-C and goes on: a command that asks something then waits for the answer. */
+  interrupt(): void;
+  /** Types a line on its standard input. */
+  type(line: string): void;
+  /** What it printed, once it has ended by itself. */
+  ended(): Promise<CliRun>;
 }
 
-/** Starts a `berth` that keeps running (get -w, timeline --follow). */
+/** Starts a `berth` that keeps running (get -w, timeline --follow, drain); its standard input stays open. */
 export function follow(args: string[], env: Record<string, string>): FollowingCli {
   const child = spawnBerth(args, env);
-  child.stdin!.end();
   const { out, err, done } = collect(child);
   return {
+    interrupt: () => void child.kill("SIGINT"),
+    type: (line) => void child.stdin!.write(`${line}\n`),
+    ended: () => done,
     untilLine(pattern, { stream = "stdout", timeoutMs = 30_000 } = {}) {
       const source = stream === "stdout" ? child.stdout! : child.stderr!;
       const printed = () => (stream === "stdout" ? out : err).join("").split("\n").find((one) => pattern.test(one));
@@ -79,6 +87,7 @@ export function follow(args: string[], env: Record<string, string>): FollowingCl
     },
     async stop() {
       child.kill("SIGINT");
+      child.stdin!.end();
       return done;
     },
   };

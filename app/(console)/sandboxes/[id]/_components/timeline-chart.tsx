@@ -1,7 +1,7 @@
 import { scaleUtc } from "d3-scale";
 import { useId } from "react";
 import { formatTimestamp } from "@/app/components/format.ts";
-import { describeSpan, describeTimeline, type MarkerKind, type TimelineLayout, type TimelineMarker } from "@/lib/disruption/timeline-lanes.ts";
+import { describeSpan, describeTimeline, type MarkerKind, type TimelineLayout, type TimelineMarker } from "@/lib/domain/timeline-lanes.ts";
 import styles from "./timeline.module.css";
 
 const WIDTH = 600;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { layoutTimeline } from "@/lib/disruption/timeline-lanes.ts";
+import { layoutTimeline } from "@/lib/domain/timeline-lanes.ts";
 import type { DurableState } from "@/lib/domain/durable-state.ts";
 import type { TimelineEvent } from "@/lib/domain/timeline.ts";
 import { TimelineChart } from "./timeline-chart.tsx";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { DurableState } from "../domain/durable-state.ts";
-import type { SandboxPhase } from "../domain/sandbox-status.ts";
-import type { TimelineEvent } from "../domain/timeline.ts";
-import type { DisruptionRecord, RecoveryRecord } from "./disruption-details.ts";
+import type { DurableState } from "./durable-state.ts";
+import type { SandboxPhase } from "./sandbox-status.ts";
+import type { TimelineEvent } from "./timeline.ts";
+import type { DisruptionRecord, RecoveryRecord } from "./disruption-history.ts";
 import { describeTimeline, layoutTimeline } from "./timeline-lanes.ts";
 
 // Timelines shaped the way the reconciler and the lifecycle actions write them, built from a few

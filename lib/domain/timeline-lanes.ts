@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { durableStateSchema, type DurableState } from "../domain/durable-state.ts";
-import { sandboxPhaseSchema } from "../domain/sandbox-status.ts";
-import type { TimelineEvent } from "../domain/timeline.ts";
+import { durableStateSchema, type DurableState } from "./durable-state.ts";
+import { sandboxPhaseSchema } from "./sandbox-status.ts";
+import type { TimelineEvent } from "./timeline.ts";
 
 // A sandbox's stored timeline laid out as a swimlane chart: one lane per pod instance (its uid),
 // disruptions as spans from the moment the sandbox stopped serving to its Ready replacement, and
