@@ -21,7 +21,7 @@ export class NotFoundError extends Error {
 export function describeProblem(problem: ApiProblem): string {
   const status = problem.status > 0 ? ` (HTTP ${problem.status}${problem.code ? `, ${problem.code}` : ""})` : "";
   const fields = problem.fields.map((field) => `  ${field.field}: ${field.message}\n`).join("");
-  return `error: ${problem.title}${status}\n${problem.detail}\n${fields}`;
+  return `error: ${problem.title}${status}\n${problem.detail}\n${fields}${problem.requestId ? `(request ${problem.requestId})\n` : ""}`;
 }
 
 /** Prints why the command failed, and answers the exit code. */

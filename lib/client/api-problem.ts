@@ -9,19 +9,32 @@ export interface FieldProblem {
   message: string;
 }
 
+export interface ProblemParticulars {
+  fields?: FieldProblem[];
+  /** Berth's stable code for the problem. */
+  code?: string;
+  /** The request's id in the server's log. */
+  requestId?: string;
+}
+
 /** `title` says what failed, `detail` what to do, `fields` where. */
 export class ApiProblem extends Error {
+  readonly fields: FieldProblem[];
+  readonly code: string | null;
+  readonly requestId: string | null;
+
   constructor(
     readonly title: string,
     readonly detail: string,
     /** The HTTP status; 0 when the server did not answer. */
     readonly status: number,
-    readonly fields: FieldProblem[] = [],
-    /** Berth's stable code for the problem, when the server gave one. */
-    readonly code: string | null = null,
+    particulars: ProblemParticulars = {},
   ) {
     super(`${title}: ${detail}`);
     this.name = "ApiProblem";
+    this.fields = particulars.fields ?? [];
+    this.code = particulars.code ?? null;
+    this.requestId = particulars.requestId ?? null;
   }
 
   /** Any error as an ApiProblem; one that is not (a bug, a bad answer) gets `title`. */
@@ -37,7 +50,8 @@ export class ApiProblem extends Error {
   /** A refusal or failure as the server answered it. */
   static async of(response: Response): Promise<ApiProblem> {
     const parsed = problemDetailsSchema.safeParse(await response.json().catch(() => null));
-    if (!parsed.success) return new ApiProblem(`The server answered HTTP ${response.status}`, "It did not say why; the server log has the details.", response.status);
-    return new ApiProblem(parsed.data.title, parsed.data.detail, response.status, parsed.data.errors ?? [], parsed.data.code);
+    const requestId = response.headers.get("x-request-id") ?? undefined;
+    if (!parsed.success) return new ApiProblem(`The server answered HTTP ${response.status}`, "It did not say why; the server log has the details.", response.status, { requestId });
+    return new ApiProblem(parsed.data.title, parsed.data.detail, response.status, { fields: parsed.data.errors ?? [], code: parsed.data.code, requestId: parsed.data.requestId ?? requestId });
   }
 }

@@ -8,5 +8,7 @@ export const problemDetailsSchema = z.object({
   detail: z.string(),
   code: z.string(),
   errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+  /** The request's id, as in its X-Request-Id header and the server's log: what to quote when asking why. */
+  requestId: z.string().optional(),
 });
 export type ProblemDetails = z.infer<typeof problemDetailsSchema>;

@@ -1,5 +1,6 @@
 import type { TimelineEvent } from "../domain/timeline.ts";
 import { TimelineFeed, type TimelineFeedOptions, type TimelineSource } from "./timeline-feed.ts";
+import { logOf } from "../platform/logger.ts";
 
 // The process's live timeline: stored timeline events go to every live subscriber (SSE
 // streams). A server follows its store with a TimelineFeed (followStoreTimeline), so every
@@ -23,7 +24,7 @@ export function publishTimelineEvent(event: TimelineEvent): void {
     try {
       listener(event);
     } catch (error) {
-      console.error("berth: an event subscriber failed", error);
+      logOf("events").error({ err: error }, "an event subscriber failed");
     }
   }
 }

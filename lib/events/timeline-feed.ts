@@ -1,5 +1,6 @@
 import type { TimelineEvent } from "../domain/timeline.ts";
 import type { TimelineRepository } from "../store/timeline-repository.ts";
+import { logOf } from "../platform/logger.ts";
 
 // The live timeline of one process, fed from the store rather than from the process's own
 // writes: every replica publishes every event, whichever replica stored it, each once and in id
@@ -119,7 +120,7 @@ export class TimelineFeed {
       try {
         listener(event);
       } catch (error) {
-        console.error("berth: an event subscriber failed", error);
+        logOf("events").error({ err: error }, "an event subscriber failed");
       }
     }
   }

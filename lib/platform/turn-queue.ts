@@ -1,3 +1,5 @@
+import { logOf } from "./logger.ts";
+
 // Work that arrives in a crowd, let in a few at a time per turn of the event loop, first come
 // first served, so that whatever else the process has to do (a health probe, a page) gets a turn
 // between. A quiet process lets everything in as it comes: nothing is refused or capped.
@@ -45,6 +47,6 @@ function run(work: () => void): void {
     work();
   } catch (error) {
     // One piece of work throwing must not strand the ones behind it.
-    console.error("berth: work let in by a turn queue failed", error);
+    logOf("turn-queue").error({ err: error }, "work let in by a turn queue failed");
   }
 }

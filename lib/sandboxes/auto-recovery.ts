@@ -37,6 +37,6 @@ export async function recoverFailedPod(deps: { resources: SandboxResources; stor
     message: `Pod ${uid} ended Failed (${pod.status?.reason ?? "Failed"}${pod.status?.message ? `: ${pod.status.message}` : ""}) and agent-sandbox does not replace it; Berth deleted it so the controller makes a new one with the same claims`,
     occurredAt: deps.now(),
     data: { podUid: uid, podReason: pod.status?.reason ?? null, nodeName: pod.spec?.nodeName ?? null },
-  }, deps.fence);
+  }, { fence: deps.fence, about: record });
   return true;
 }

@@ -49,7 +49,7 @@ async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: st
     message: `${trigger} checkpoint started: ${policy.checkpointHook ? `running the hook \`${policy.checkpointHook.join(" ")}\` within ${graceSeconds} s` : "no hook is set, so only the flush and the marker"}; new exec sessions are refused until it ends`,
     occurredAt: now(),
     data: { checkpointId: started.id, trigger, graceSeconds },
-  });
+  }, { about: record });
 
   let result: "Succeeded" | "Failed" | "TimedOut" = "Succeeded";
   let tail: string | null = null;
@@ -84,7 +84,7 @@ async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: st
     message: result === "Succeeded" ? `Checkpoint succeeded in ${finished.durationMs} ms: ${policy.checkpointHook ? "the hook ran, " : "no hook is set; "}the workspace was flushed and the marker written` : `Checkpoint ${result === "TimedOut" ? "timed out" : "failed"} after ${finished.durationMs} ms: ${why}`,
     occurredAt: now(),
     data: { checkpointId: finished.id, trigger, result, durationMs: finished.durationMs, hookOutputTail: tail, markerWritten },
-  });
+  }, { about: record });
   await deps.store.audit.recordChange({ actor, action: "sandbox.checkpoint", targetKind: "Sandbox", targetId: record.id, outcome: result === "Succeeded" ? "Succeeded" : "Failed", details: { checkpointId: finished.id, result } });
   if (result === "Succeeded" && policy.snapshotOnCheckpoint && record.workspaceBackend === "pvc") return snapshotWorkspace(deps, record, finished);
   return finished;

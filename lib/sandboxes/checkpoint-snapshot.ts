@@ -52,6 +52,6 @@ export async function snapshotWorkspace(deps: ActionDeps, record: SandboxRecord,
         : `VolumeSnapshot ${name} of claim ${claimName} is not ready after ${WAIT_FOR_READY_MS / 1000} s; its status in the cluster says when it is`,
     occurredAt: now(),
     data: { checkpointId: checkpoint.id, snapshotName: name, claimName, readyToUse: state.readyToUse, error: state.error },
-  });
+  }, { about: record });
   return updated;
 }

@@ -170,7 +170,7 @@ async function createRecordedSandbox(
       message: `Sandbox ${namespace}/${spec.name} created by ${actor.username} with a ${workspace.backend} workspace`,
       occurredAt: now(),
       data: { claims: claims.map((plan) => ({ name: plan.name, ownership: plan.ownership })), sandboxUid: sandbox.metadata.uid, by: actor.username },
-    });
+    }, { about: record });
     await deps.store.audit.recordChange({ actor, action: "sandbox.create", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { namespace, name: spec.name } });
     return { record, rendered: { ...rendered, claims } };
   } catch (error) {

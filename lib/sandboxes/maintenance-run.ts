@@ -290,11 +290,11 @@ export class MaintenanceRunExecution {
   }
 
   private nodeEvent(reason: string, message: string, data: Record<string, unknown>) {
-    return recordTimelineEvent(this.deps.store.timeline, { sandboxId: null, type: "Maintenance", reason, message, occurredAt: this.now(), data: { node: this.run.node, runId: this.run.id, ...data } }, this.fence);
+    return recordTimelineEvent(this.deps.store.timeline, { sandboxId: null, type: "Maintenance", reason, message, occurredAt: this.now(), data: { node: this.run.node, runId: this.run.id, ...data } }, { fence: this.fence });
   }
 
   private sandboxEvent(entry: SandboxProgress, reason: string) {
     const { run } = this;
-    return recordTimelineEvent(this.deps.store.timeline, { sandboxId: entry.sandboxId, type: "Maintenance", reason, message: entry.message, occurredAt: this.now(), data: { runId: run.id, node: run.node, step: entry.step, checkpointId: entry.checkpointId } }, this.fence);
+    return recordTimelineEvent(this.deps.store.timeline, { sandboxId: entry.sandboxId, type: "Maintenance", reason, message: entry.message, occurredAt: this.now(), data: { runId: run.id, node: run.node, step: entry.step, checkpointId: entry.checkpointId } }, { fence: this.fence, about: entry });
   }
 }

@@ -51,7 +51,7 @@ export class RecordUpkeep {
         message: "The console stopped while this checkpoint was running; it is recorded as Failed. Run it again if the sandbox still needs one.",
         occurredAt: now(),
         data: { checkpointId: checkpoint.id, trigger: checkpoint.trigger },
-      }, fence);
+      }, { fence });
     }
   }
 
@@ -87,7 +87,7 @@ export class RecordUpkeep {
       message: `The interrupted create's Sandbox request reached the cluster after the undo; that Sandbox was removed too; ${describeSweep(swept)}`,
       occurredAt: this.deps.now(),
       data: { sandboxUid: late.metadata?.uid, ...swept },
-    }, this.deps.fence());
+    }, { fence: this.deps.fence(), about: record });
   }
 
   /** Someone deleted the Sandbox behind Berth's back: sweep its `delete` claims as Berth would have. */
@@ -128,7 +128,7 @@ export class RecordUpkeep {
       message: `Sandbox ${namespace}/${name} was found in the cluster, made outside Berth (created ${created.toISOString()}); Berth now follows its status`,
       occurredAt: now(),
       data: { sandboxUid: sandbox.metadata?.uid, createdAt: created.toISOString() },
-    }, fence);
+    }, { fence, about: record });
     this.deps.reconcileLater(record.id);
   }
 
@@ -136,6 +136,6 @@ export class RecordUpkeep {
     const fence = this.deps.fence();
     const closed = await this.deps.store.sandboxes.markDeleted(record.id, this.deps.now(), { reason, message }, fence);
     this.deps.live.put(closed);
-    await recordTimelineEvent(this.deps.store.timeline, { sandboxId: record.id, type: "Lifecycle", reason, message, occurredAt: this.deps.now(), data }, fence);
+    await recordTimelineEvent(this.deps.store.timeline, { sandboxId: record.id, type: "Lifecycle", reason, message, occurredAt: this.deps.now(), data }, { fence, about: record });
   }
 }

@@ -35,7 +35,7 @@ export async function setSandboxRunning(deps: ActionDeps, id: string, running: b
     message: `${running ? "Start requested: the sandbox gets a pod again, with its workspace claims" : "Stop requested: the pod is removed, the workspace claims are kept"} (by ${actor.username})`,
     occurredAt: new Date(),
     data: { by: actor.username },
-  });
+  }, { about: record });
   await deps.store.audit.recordChange({ actor, action: running ? "sandbox.start" : "sandbox.stop", targetKind: "Sandbox", targetId: id, outcome: "Succeeded" });
   return record;
 }
@@ -62,7 +62,7 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: Actor): Pr
     message: `Sandbox deleted by ${actor.username}; ${describeSweep({ removedClaims, keptClaims })}`,
     occurredAt: new Date(),
     data: { removedClaims, keptClaims, by: actor.username },
-  });
+  }, { about: record });
   await deps.store.audit.recordChange({ actor, action: "sandbox.delete", targetKind: "Sandbox", targetId: id, outcome: "Succeeded", details: { removedClaims, keptClaims } });
   return { record: deleted, removedClaims, keptClaims };
 }
@@ -100,7 +100,7 @@ export async function recoverSandbox(deps: ActionDeps, id: string, actor: Actor)
     message: `The ${pod.status?.phase === "Failed" ? `failed pod (${pod.status?.reason ?? "Failed"})` : "crashing pod"} was deleted (by ${actor.username}) so the controller creates a new one with the same claims`,
     occurredAt: new Date(),
     data: { podUid: pod.metadata?.uid, podReason: pod.status?.reason ?? null, by: actor.username },
-  });
+  }, { about: record });
   await deps.store.audit.recordChange({ actor, action: "sandbox.recover", targetKind: "Sandbox", targetId: id, outcome: "Succeeded" });
   return record;
 }

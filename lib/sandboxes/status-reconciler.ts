@@ -251,12 +251,12 @@ export class StatusReconciler {
       live.put(saved);
       this.verification.stored(saved);
       if (changed(record, next)) {
-        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(store.timeline, event, fence);
+        for (const event of timelineEventsOf(record, next, this.now())) await recordTimelineEvent(store.timeline, event, { fence, about: record });
       }
       const verdict = verdictEventOf(record, next, this.now());
-      if (verdict) await recordTimelineEvent(store.timeline, verdict, fence);
+      if (verdict) await recordTimelineEvent(store.timeline, verdict, { fence, about: record });
       const wasBlocked = record.details.protection?.drainBlocked ?? false;
-      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(store.timeline, protectionEventOf(record, protection, this.now()), fence);
+      if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(store.timeline, protectionEventOf(record, protection, this.now()), { fence, about: record });
     }
     const pod = this.watches.pods.get(record.namespace, record.name) ?? null;
     this.verification.follow(record, next, pod);

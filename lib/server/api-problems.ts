@@ -5,6 +5,7 @@ import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, type ProblemDetails } from "./problem-details.ts";
 import type { PayloadTooLargeError, UnreadableBodyError } from "./request-body.ts";
 import { simulatorProblem } from "./simulator-route.ts";
+import { logOf } from "../platform/logger.ts";
 
 // Domain errors as the right status and problem+json, for the endpoint wrapper
 // (endpoint-route.ts): nothing else leaks a stack trace.
@@ -84,6 +85,6 @@ export function problemFor(error: unknown): ProblemDetails {
     const status = error.code === 429 ? 429 : error.code >= 500 ? 502 : error.code;
     return problem(status, `kubernetes-${error.reason.toLowerCase() || "error"}`, "The Kubernetes API refused the request", `${error.message} (HTTP ${error.code} ${error.reason})`);
   }
-  console.error("berth: unexpected error in an API route", error);
+  logOf("api").error({ err: error }, "unexpected error in an API route");
   return problem(500, "internal", "Something went wrong in Berth", "The error is in the server log; nothing half-made was left behind.");
 }

@@ -3,6 +3,7 @@ import type { ServerConfig } from "../config/index.ts";
 import { accessObjects } from "../kube/access-objects.ts";
 import { connectToEmbeddedCluster, connectToRealCluster, useToken, type ClusterConnection } from "../kube/cluster-connection.ts";
 import { BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT, seedEmbeddedCluster } from "./embedded-cluster-seed.ts";
+import { logOf } from "../platform/logger.ts";
 
 // Opens the cluster the configuration names. The embedded simulated cluster is the one place the
 // product starts lib/sim; it is imported only here, and only when no real cluster is configured.
@@ -36,7 +37,7 @@ export async function openCluster(config: ServerConfig): Promise<RuntimeCluster>
     const renewal = setInterval(() => {
       issue()
         .then(({ token }) => useToken(connection, token))
-        .catch((error: unknown) => console.error("berth: renewing Berth's token on the embedded cluster failed", error));
+        .catch((error: unknown) => logOf("cluster").error({ err: error }, "renewing Berth's token on the embedded cluster failed"));
     }, (TOKEN_SECONDS / 2) * 1000);
     renewal.unref();
     return {

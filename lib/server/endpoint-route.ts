@@ -9,6 +9,7 @@ import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { Caller } from "../identity/authenticate.ts";
 import { connectionFor, type KubeCredential } from "../kube/acting-as.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
+import { logOf } from "../platform/logger.ts";
 import { PEER_ADDRESS_HEADER } from "../platform/peer-address.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
 import { RequestRejectedError, SpecRejectedError } from "../sandboxes/lifecycle-errors.ts";
@@ -193,11 +194,14 @@ function auditTarget(params: Record<string, unknown>, json: unknown): string {
 }
 
 /** The route handler for an endpoint of the table. */
+
+
 export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: EndpointCall<(typeof ENDPOINTS)[Id]>) => Promise<Response>): (request: Request, context: RouteContext) => Promise<Response> {
   const endpoint: Endpoint = ENDPOINTS[id];
   const writes = UNSAFE_METHODS.has(endpoint.method);
   return async (request, context) => {
     const requestId = randomUUID();
+    const started = performance.now();
     let caller: Caller | null = null;
     let runtime: Runtime | null = null;
     let params: Record<string, unknown> = {};
@@ -205,18 +209,23 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
     const answer = (response: Response) => {
       response.headers.set("X-Request-Id", requestId);
       for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
+      const entry = { requestId, method: endpoint.method, route: endpoint.path, endpoint: id, status: response.status, durationMs: Math.round(performance.now() - started), person: caller?.person.username ?? null };
+      // Every request answered, one entry each: who asked what, how it was answered, how long it took.
+      if (response.status >= 500) logOf("http").error(entry, "request failed");
+      else logOf("http").info(entry, "request");
       return response;
     };
+    const problemAnswer = (details: ProblemDetails) => answer(problemResponse({ ...details, requestId }));
     try {
       runtime = await getRuntime();
       const auth = runtime.config.auth;
       const edge = (hostChecked(endpoint, request.headers, auth.mode) ? misdirected(request.headers, auth.allowedHosts) : null) ?? (auth.mode === "none" ? offLoopback(request.headers) : null);
-      if (edge) return answer(problemResponse(edge));
+      if (edge) return problemAnswer(edge);
       caller = await runtime.identity.authenticator.authenticate({ headers: request.headers, peerAddress: request.headers.get(PEER_ADDRESS_HEADER) });
       if (writes) {
         // A browser attaches a cookie by itself; so would a forged cross-site form.
         const refused = notJson(request.headers) ?? (caller?.ambient || endpoint.access.kind === "public" ? crossSite(request.headers, allowedOrigins(runtime.config)) : null);
-        if (refused) return answer(problemResponse(refused));
+        if (refused) return problemAnswer(refused);
       }
       if (!caller && endpoint.access.kind !== "public") throw new NotSignedInError("Sign in first, or send `Authorization: Bearer <Kubernetes token>`.");
       // Before the body is read: a person over their rate costs the server nothing more.
@@ -268,10 +277,10 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
         const asked = error instanceof AccessDeniedError ? { asked: error.attributes } : {};
         await record(runtime, endpoint, auditTarget(params, json), actor, denied ? "Denied" : "Allowed", "Failed", { status: details.status, code: details.code, detail: details.detail, ...asked });
       }
-      const response = problemResponse(details);
+      const response = problemAnswer(details);
       if (error instanceof Error && error.name === "RateLimitedError") response.headers.set("Retry-After", String((error as RateLimitedError).retryAfterSeconds));
       if (details.status === 401) response.headers.set("WWW-Authenticate", 'Bearer realm="berth"');
-      return answer(response);
+      return response;
     }
   };
 }
@@ -288,5 +297,5 @@ async function record(runtime: Runtime, endpoint: Endpoint, targetId: string, ac
   const audit = endpoint.audit!;
   await runtime.store.audit
     .recordChange({ actor, action: audit.action, targetKind: audit.targetKind, targetId, decision, outcome, details: { method: endpoint.method, path: endpoint.path, ...details } })
-    .catch((failure: unknown) => console.error(`berth: could not write the audit entry of ${audit.action}`, failure));
+    .catch((failure: unknown) => logOf("audit").error({ err: failure, action: audit.action }, "could not write the audit entry"));
 }

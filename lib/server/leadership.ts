@@ -2,6 +2,7 @@ import type { LeaderElectionConfig } from "../config/index.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { LeaderElector, type Leadership as LeaseState } from "../kube/leader-election.ts";
 import type { WriterFence } from "../store/index.ts";
+import { logOf } from "../platform/logger.ts";
 
 // Which replica writes. With PostgreSQL, several replicas may share the store, and they elect
 // one on a Lease; the leader claims its term in the store before it writes, and its writes of
@@ -36,7 +37,7 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
     leaseDurationMs: config.leaseDurationMs,
     renewDeadlineMs: config.renewDeadlineMs,
     retryPeriodMs: config.retryPeriodMs,
-    onError: (error) => console.warn(`berth: leader election on Lease ${config.namespace}/${config.leaseName}: ${(error as Error)?.message ?? String(error)}`),
+    onError: (error) => logOf("leadership").warn({ err: error, lease: `${config.namespace}/${config.leaseName}` }, "leader election failed; trying again"),
   });
   const listeners = new Set<() => void>();
   const tell = () => listeners.forEach((listener) => listener());
@@ -48,7 +49,7 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
   const claimTerm = async (term: number) => {
     const fence = { lease: config.leaseName, term };
     const won = await claim(fence).catch((error: unknown) => {
-      console.warn(`berth: claiming term ${term} in the store: ${(error as Error)?.message ?? String(error)} (trying again)`);
+      logOf("leadership").warn({ err: error, term }, "claiming the term in the store failed; trying again");
       return null;
     });
     if (currentTerm() !== term) return;
@@ -58,7 +59,7 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
       return;
     }
     if (!won) {
-      console.warn(`berth: ${replica} holds the Lease in term ${term}, but the store has a newer term: it writes nothing`);
+      logOf("leadership").warn({ replica, term }, "this replica holds the Lease, but the store has a newer term: it writes nothing");
       return;
     }
     claimed = fence;
@@ -69,7 +70,7 @@ export function electedLeadership(connection: ClusterConnection, config: LeaderE
     clearTimeout(retry);
     const term = state.leading?.term ?? null;
     if (claimed && claimed.term !== term) claimed = null;
-    console.log(state.leading ? `berth: ${replica} leads (term ${state.leading.term})` : `berth: ${replica} follows ${state.holder ?? "no leader yet"}`);
+    logOf("leadership").info({ replica, leading: Boolean(state.leading), term: state.leading?.term, holder: state.holder }, state.leading ? "leads" : "follows");
     if (term !== null && !claimed) void claimTerm(term);
     tell();
   });

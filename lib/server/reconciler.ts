@@ -9,6 +9,7 @@ import type { Store } from "../store/index.ts";
 import type { RuntimeCluster } from "./cluster.ts";
 import type { Leadership } from "./leadership.ts";
 import { watchScope } from "./managed-namespaces.ts";
+import { logOf } from "../platform/logger.ts";
 
 // Starts the status reconciler — and the maintenance runner, which reads what it watches — once
 // per server process, in the background: a slow or unreachable cluster must not hold up the
@@ -58,7 +59,7 @@ export function startReconciler(
       ...shared,
       leading: () => leadership.leading(),
       fence: () => leadership.fence(),
-      onError: (error) => console.warn(`berth: status reconciler: ${(error as Error)?.message ?? String(error)}`),
+      onError: (error) => logOf("reconciler").warn({ err: error }, "reconciling failed; retrying with backoff"),
     });
     const current = reconciler;
     // Heard from before the start, so that no change of leader falls between.
@@ -75,12 +76,12 @@ export function startReconciler(
       defaults: config.gateway,
       ...shared,
       writer: { replica, leading: () => leadership.leading(), fence: () => leadership.fence() },
-      onError: (error) => console.warn(`berth: maintenance: ${(error as Error)?.message ?? String(error)}`),
+      onError: (error) => logOf("maintenance").warn({ err: error }, "a maintenance run failed a step; retrying"),
     });
     if (stopped) return;
     maintenance.start();
   };
-  void attempt().catch((error: unknown) => console.error("berth: the status reconciler could not start", error));
+  void attempt().catch((error: unknown) => logOf("reconciler").error({ err: error }, "the status reconciler could not start"));
   return {
     current: () => (reconciler?.started ? reconciler : null),
     maintenance: () => maintenance ?? null,

@@ -13,6 +13,7 @@ import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 import { RateLimits } from "./rate-limits.ts";
 import { electedLeadership, soleWriter, type Leadership } from "./leadership.ts";
 import { replicaName } from "./replica-name.ts";
+import { logOf } from "../platform/logger.ts";
 
 export interface Runtime {
   config: ServerConfig;
@@ -61,7 +62,7 @@ async function start(): Promise<Runtime> {
   let liveTimeline: { stop(): void };
   try {
     liveTimeline = await followStoreTimeline(store.timeline, {
-      onError: (error) => console.warn(`berth: reading new timeline events: ${(error as Error)?.message ?? String(error)} (trying again)`),
+      onError: (error) => logOf("timeline").warn({ err: error }, "reading new timeline events failed; trying again"),
     });
   } catch (error) {
     await store.close();
@@ -82,7 +83,7 @@ async function start(): Promise<Runtime> {
     throw error;
   }
   // Registered in the store, so that every replica sees what this one is doing.
-  const shared = { replica, operations: store.operations, onError: (error: unknown) => console.warn(`berth: operations in flight: ${(error as Error)?.message ?? String(error)}`) };
+  const shared = { replica, operations: store.operations, onError: (error: unknown) => logOf("operations").warn({ err: error }, "keeping the operations in flight failed") };
   const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
   const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });

@@ -1,4 +1,5 @@
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
+import { logOf } from "../platform/logger.ts";
 import { unsupportedNodeRuntime } from "../platform/node-runtime.ts";
 import { stampPeerAddresses } from "../platform/peer-address.ts";
 import { admitRequestsInTurn } from "../platform/request-admission.ts";
@@ -26,16 +27,19 @@ export async function startServer(): Promise<void> {
     const signIn = config.auth.mode === "oidc" && config.auth.oidc?.issuer === "embedded" ? "oidc through the embedded demo provider" : config.auth.mode;
     const where = config.store.kind === "pglite" ? `embedded PGlite in ${config.store.dataDir}` : "PostgreSQL";
     const { mode, server } = cluster.connection;
-    console.log(
+    const log = logOf("server");
+    log.info(
+      { startupMs, store: config.store.kind, migrationsApplied: store.migrations.applied.length, cluster: mode, clusterServer: server, signIn: config.auth.mode, publicUrl: config.auth.publicUrl },
       `Berth ready in ${startupMs} ms: store ${where} (${store.migrations.applied.length} migrations applied), cluster ${mode} at ${server}; sign-in ${signIn}; reached at ${config.auth.publicUrl}`,
     );
     const discovery = await discoverSandboxApi(cluster.connection);
-    if (!discovery.ok) console.warn(`Warning: ${discovery.message}`);
-    for (const name of store.migrations.changed) {
-      console.warn(`Warning: migration ${name} was changed after it was applied; the change was not run.`);
-    }
+    if (!discovery.ok) log.warn(discovery.message);
+    for (const name of store.migrations.changed) log.warn({ migration: name }, `migration ${name} was changed after it was applied; the change was not run`);
     if (store.migrations.unknown.length > 0) {
-      console.warn(`Warning: a newer Berth migrated this store (migrations this version does not have: ${store.migrations.unknown.join(", ")}). Migrations go forward only: to go back to this version, restore the backup taken before the upgrade (docs/operations.md).`);
+      log.warn(
+        { migrations: store.migrations.unknown },
+        `a newer Berth migrated this store (migrations this version does not have: ${store.migrations.unknown.join(", ")}). Migrations go forward only: to go back to this version, restore the backup taken before the upgrade (docs/operations.md)`,
+      );
     }
   } catch (error) {
     console.error(`\n${(error as Error).message}\n`);

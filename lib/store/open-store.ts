@@ -18,6 +18,7 @@ import { makeTreePrivate, privateDirectory } from "./private-files.ts";
 import { pgliteSession, pgSession } from "./sql-session.ts";
 import { inProcessNotifications, postgresNotifications, type StoreNotifications } from "./store-notifications.ts";
 import { timelineRepository } from "./timeline-repository.ts";
+import { logOf } from "../platform/logger.ts";
 
 export type StoreLocation =
   | { kind: Extract<StoreKind, "pglite">; dataDir: string }
@@ -119,7 +120,7 @@ async function openPostgres(databaseUrl: string, migrations: Awaited<ReturnType<
   }
   const db = createPrismaClient(new PrismaPg({ connectionString: databaseUrl }));
   const notifications = postgresNotifications(databaseUrl, {
-    onError: (error) => console.warn(`berth: listening for changes in the store: ${error.message} (connecting again)`),
+    onError: (error) => logOf("store").warn({ err: error }, "listening for changes in the store failed; connecting again"),
   });
   return {
     kind: "postgresql",

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { logOf } from "../platform/logger.ts";
 
 // Word that something changed in the store, for whoever follows it (every replica): an id at
 // most, never the thing itself. A follower always reads what was stored, so a lost or late word
@@ -153,7 +154,7 @@ function tell(listeners: Set<NotifiedListener> | undefined, id: string | null): 
     try {
       listener(id);
     } catch (error) {
-      console.error("berth: a store listener failed", error);
+      logOf("store").error({ err: error }, "a store listener failed");
     }
   }
 }

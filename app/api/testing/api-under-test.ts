@@ -103,7 +103,8 @@ export async function startApiUnderTest(environment: Record<string, string> = {}
   const dataDir = mkdtempSync(path.join(tmpdir(), "berth-api-under-test-"));
   const undeclared: string[] = [];
   for (const name of Object.keys(process.env)) {
-    if (name.startsWith("BERTH_") || ["DATABASE_URL", "KUBECONFIG", "KUBERNETES_SERVICE_HOST"].includes(name)) delete process.env[name];
+    // The log's settings are the test run's (vitest.config.ts), not the configuration under test.
+    if ((name.startsWith("BERTH_") && !name.startsWith("BERTH_LOG_")) || ["DATABASE_URL", "KUBECONFIG", "KUBERNETES_SERVICE_HOST"].includes(name)) delete process.env[name];
   }
   Object.assign(process.env, {
     BERTH_DATA_DIR: dataDir,
