@@ -10,8 +10,8 @@ export default defineConfig({
   test: {
     include: ["lib/sandboxes/driver-suite/**/*.test.ts", "lib/kube/leader-election.test.ts", "app/api/authorization-matrix.test.ts", "app/api/replicas.test.ts", "scripts/cluster/**/*.test.ts"],
     environment: "node",
-    // The server's log: its warnings and errors, not a line per request (lib/platform/logger.ts).
-    env: { BERTH_LOG_LEVEL: process.env.BERTH_LOG_LEVEL ?? "warn" },
+    // The server's log: its errors only, not a line per request or disruption (lib/platform/logger.ts).
+    env: { BERTH_LOG_LEVEL: process.env.BERTH_LOG_LEVEL ?? "error" },
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 600_000,

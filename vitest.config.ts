@@ -9,8 +9,8 @@ export default defineConfig({
     // Needs a real control plane's audit log: `npm run test:cluster` runs it.
     exclude: ["scripts/cluster/**", "node_modules/**"],
     environment: "node",
-    // The server's log: its warnings and errors, not a line per request (lib/platform/logger.ts).
-    env: { BERTH_LOG_LEVEL: process.env.BERTH_LOG_LEVEL ?? "warn" },
+    // The server's log: its errors only, not a line per request or disruption (lib/platform/logger.ts).
+    env: { BERTH_LOG_LEVEL: process.env.BERTH_LOG_LEVEL ?? "error" },
     // Store tests open real databases (PGlite in-process, PostgreSQL over the network):
     // give them room, and never run two PGlite-heavy files at once on a 2-core machine.
     testTimeout: 30_000,
