@@ -277,6 +277,36 @@ describe("volumes", () => {
   }, 90_000);
 });
 
+describe("berth top", () => {
+  it("shows the sandboxes live on a terminal; / filters them, Enter opens one, c checkpoints it, Escape goes back, q quits", async () => {
+    await createQuick("cli-top", "--workspace", "ephemeral");
+    const { podName } = await untilPhase("cli-top", "Ready");
+    const top = follow(["top", "-n", TEAM], asDeveloper, { terminal: true });
+    await top.untilLine(/cli-top\s+Ready\s/);
+    // Other tests' sandboxes share the namespace: narrow the list to ours by name, then open it.
+    top.press("/");
+    await top.untilLine(/type part of a name/);
+    top.press("cli-top");
+    await top.untilLine(/\/cli-top▏/);
+    top.press("\r");
+    await top.untilLine(/\/cli-top — 1 shown/);
+    top.press("\r");
+    await top.untilLine(/team-a\/cli-top — Ready/);
+    top.press("c");
+    await top.untilLine(/Checkpoint of cli-top: Succeeded/);
+    top.press("\u001b");
+    await admin.simulatorPodAction({ params: { namespace: TEAM, name: podName!, action: "delete" } });
+    await top.untilLine(/cli-top\s+(Disrupted|Recovering)\s/);
+    top.press("q");
+    expect((await top.ended()).code).toBe(0);
+  }, 60_000);
+
+  it("refuses to run without a terminal, and says what to use instead", async () => {
+    const result = await run(["top"]);
+    expect([result.code, result.stderr]).toEqual([2, expect.stringContaining("berth get sandboxes -w")]);
+  });
+});
+
 describe("shell completion", () => {
   const bash = promisify(execFile);
   const complete = async (words: string[]) => {

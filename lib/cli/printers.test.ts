@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectGolden } from "../testing/golden-files.ts";
 import { describeSandbox } from "./describe-sandbox.ts";
+import { wantsColour } from "./io.ts";
 import { OUTPUT_FORMATS, printItems } from "./printers.ts";
 import { MAINTENANCE_RUNS, NODES, SANDBOXES, STORAGE_CLASSES, VOLUMES } from "./resource-kinds.ts";
 import { aCheckpoint, aMaintenanceRun, aNode, aRecoveredSandbox, aSandboxRecord, aStorageClass, aVolume, anEvent, NOW } from "./testing/cli-fixtures.ts";
@@ -10,7 +11,7 @@ import { aCheckpoint, aMaintenanceRun, aNode, aRecoveredSandbox, aSandboxRecord,
 // UPDATE_GOLDEN=1 rewrites them after a deliberate change).
 
 const TESTDATA = path.join(import.meta.dirname, "testdata");
-const options = (format: (typeof OUTPUT_FORMATS)[number], allNamespaces = false) => ({ format, allNamespaces, now: NOW });
+const options = (format: (typeof OUTPUT_FORMATS)[number], allNamespaces = false) => ({ format, allNamespaces, now: NOW, colour: false });
 
 describe("berth get sandboxes", () => {
   const sandboxes = [aSandboxRecord(), aRecoveredSandbox(), aSandboxRecord({ name: "agent-3", namespace: "team-b", phase: "Disrupted", reason: "NodeLost", nodeName: null })];
@@ -25,6 +26,11 @@ describe("berth get sandboxes", () => {
 
   it("prints one sandbox asked for by name as the object itself in JSON", () => {
     expect(JSON.parse(printItems(SANDBOXES, [aSandboxRecord()], options("json"), true))).toMatchObject({ name: "agent-1", createdAt: "2026-12-05T11:50:00.000Z" });
+  });
+
+  it("colours the phase only when asked to", () => {
+    const [, row] = printItems(SANDBOXES, [aSandboxRecord({ phase: "Ready" })], { ...options("table"), colour: true }).split("\n");
+    expect(row).toContain("\u001b[32mReady\u001b[39m");
   });
 
   it("prints nothing for an empty list in a table (the command says so on standard error)", () => {
@@ -55,5 +61,18 @@ describe("berth describe sandbox", () => {
 
   it("says <none> for what a new sandbox does not have yet", () => {
     expect(describeSandbox({ sandbox: aSandboxRecord(), claims: [], checkpoints: [], timeline: [], now: NOW })).toContain("Last Disruption:\n  <none>\n");
+  });
+});
+
+describe("when berth colours what it prints", () => {
+  it.each([
+    ["at a terminal", true, {}, true],
+    ["into a pipe", false, {}, false],
+    ["into a pipe in CI", false, { CI: "true" }, false],
+    ["at a terminal with NO_COLOR", true, { NO_COLOR: "1" }, false],
+    ["into a pipe with FORCE_COLOR", false, { FORCE_COLOR: "1" }, true],
+    ["at a terminal with FORCE_COLOR=0", true, { FORCE_COLOR: "0" }, false],
+  ])("%s", (_, terminal, env, expected) => {
+    expect(wantsColour(terminal, env)).toBe(expected);
   });
 });

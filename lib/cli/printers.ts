@@ -8,9 +8,15 @@ import { stringify } from "yaml";
 export const OUTPUT_FORMATS = ["table", "wide", "json", "yaml", "name"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** What a cell may need besides its item: the moment ages are counted to, and how to colour a word. */
+export interface Cell {
+  now: Date;
+  tone: (word: string) => string;
+}
+
 export interface Column<Item> {
   header: string;
-  value: (item: Item, now: Date) => string;
+  value: (item: Item, cell: Cell) => string;
   /** Only in `-o wide`. */
   wide?: true;
 }
@@ -20,6 +26,8 @@ export interface PrintOptions {
   /** Listing every namespace: a NAMESPACE column comes first, as with kubectl -A. */
   allNamespaces: boolean;
   now: Date;
+  /** Colour phases and states (only for a person at a terminal: see `Io.colour`). */
+  colour: boolean;
   /** Leave out the header (a watch prints it once). */
   noHeaders?: boolean;
 }
@@ -71,15 +79,25 @@ export function printItems<Item>(printable: Printable<Item>, items: Item[], opti
     case "wide": {
       if (items.length === 0) return "";
       const columns = columnsFor(printable, options);
-      return `${table(options.noHeaders ? null : columns.map((column) => column.header), items.map((item) => columns.map((column) => column.value(item, options.now))))}\n`;
+      const cell: Cell = { now: options.now, tone: toneIn(options.colour) };
+      return `${table(options.noHeaders ? null : columns.map((column) => column.header), items.map((item) => columns.map((column) => column.value(item, cell))))}\n`;
     }
   }
 }
 
-/** A phase or state in the colour a person reads it by, when the terminal shows colour. */
-export function tone(word: string): string {
-  if (["Ready", "Succeeded", "Bound", "attached", "Recovered", "True"].includes(word)) return pc.green(word);
-  if (["Disrupted", "Recovering", "Checkpointing", "Pending", "Running", "Blocked", "Starting", "Provisioning", "Stopping"].includes(word)) return pc.yellow(word);
-  if (["Error", "Failed", "Lost", "Interrupted", "orphaned", "NotReady"].includes(word)) return pc.red(word);
+type Colours = ReturnType<typeof pc.createColors>;
+const plain = pc.createColors(false);
+const coloured = pc.createColors(true);
+
+/** A phase or state in the colour a person reads it by; unchanged where colour is off. */
+export function toneIn(colour: boolean): (word: string) => string {
+  const colours = colour ? coloured : plain;
+  return (word) => tone(word, colours);
+}
+
+function tone(word: string, colours: Colours): string {
+  if (["Ready", "Succeeded", "Bound", "attached", "Recovered", "True"].includes(word)) return colours.green(word);
+  if (["Disrupted", "Recovering", "Checkpointing", "Pending", "Running", "Blocked", "Starting", "Provisioning", "Stopping"].includes(word)) return colours.yellow(word);
+  if (["Error", "Failed", "Lost", "Interrupted", "orphaned", "NotReady"].includes(word)) return colours.red(word);
   return word;
 }

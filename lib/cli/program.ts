@@ -7,6 +7,7 @@ import { registerDrain } from "./commands/drain.ts";
 import { registerGet } from "./commands/get.ts";
 import { registerSandboxCommands } from "./commands/sandboxes.ts";
 import { registerTimeline } from "./commands/timeline.ts";
+import { registerTop } from "./commands/top.ts";
 import { registerVolumes } from "./commands/volumes.ts";
 import type { Io } from "./io.ts";
 
@@ -31,6 +32,7 @@ export function berthProgram(io: Io, version: string): Command {
   registerTimeline(program, io);
   registerDrain(program, io);
   registerVolumes(program, io);
+  registerTop(program, io);
   registerCompletion(program, io);
   const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];
   for (const command of everyCommand(program)) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });

@@ -100,7 +100,7 @@ export function registerGet(program: Command, io: Io): void {
       const listing = listingFor(resource);
       const session = openSession(options);
       const namespace = scope(listing, session, options);
-      const query: Query = { listing, session, namespace, name, print: { format: options.output, allNamespaces: listing.namespaced && namespace === undefined, now: new Date() } };
+      const query: Query = { listing, session, namespace, name, print: { format: options.output, allNamespaces: listing.namespaced && namespace === undefined, now: new Date(), colour: io.colour } };
       if (options.watch) return watch(query, io);
       show(query, await read(query), io, name !== undefined);
     });

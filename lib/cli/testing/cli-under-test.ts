@@ -18,8 +18,14 @@ function environment(extra: Record<string, string>): Record<string, string | und
   return { ...clean, NO_COLOR: "1", ...extra };
 }
 
-function spawnBerth(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: environment(env) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+function spawnBerth(args: string[], env: Record<string, string>, terminal = false): ChildProcess {
+  if (!terminal) return spawn(process.execPath, [BIN, ...args], { env: environment(env) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+  // util-linux's script(1) runs it on a pseudo-terminal: a full-screen view sees a terminal, and
+  // what is typed on script's standard input reaches it as keystrokes. Ink renders only the last
+  // frame when it thinks it runs in CI, so CI is left out.
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const { CI: _ci, ...rest } = environment({ TERM: "xterm-256color", ...env });
+  return spawn("script", ["--quiet", "--flush", "--return", "--command", `stty cols 140 rows 40; exec ${command}`, "/dev/null"], { env: rest as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
 }
 
 function collect(child: ChildProcess): { out: string[]; err: string[]; done: Promise<CliRun> } {
@@ -51,17 +57,23 @@ export interface FollowingCli {
   interrupt(): void;
   /** Types a line on its standard input. */
   type(line: string): void;
+  /** Presses keys, as they are ("\r" is Enter, "\u001b" Escape), in one go. */
+  press(keys: string): void;
   /** What it printed, once it has ended by itself. */
   ended(): Promise<CliRun>;
 }
 
-/** Starts a `berth` that keeps running (get -w, timeline --follow, drain); its standard input stays open. */
-export function follow(args: string[], env: Record<string, string>): FollowingCli {
-  const child = spawnBerth(args, env);
+/**
+ * Starts a `berth` that keeps running (get -w, timeline --follow, drain; top on a pseudo-terminal
+ * with `terminal`); its standard input stays open.
+ */
+export function follow(args: string[], env: Record<string, string>, options: { terminal?: boolean } = {}): FollowingCli {
+  const child = spawnBerth(args, env, options.terminal);
   const { out, err, done } = collect(child);
   return {
     interrupt: () => void child.kill("SIGINT"),
     type: (line) => void child.stdin!.write(`${line}\n`),
+    press: (keys) => void child.stdin!.write(keys),
     ended: () => done,
     untilLine(pattern, { stream = "stdout", timeoutMs = 30_000 } = {}) {
       const source = stream === "stdout" ? child.stdout! : child.stderr!;
