@@ -221,6 +221,7 @@ const MATRIX: Record<EndpointId, Cell> = {
   metrics: { request: async () => ({}), answers: platformAdmin(200) },
   signIn: { request: async () => ({}), answers: everyone(303), because: "with an authenticating proxy there is no provider: people are sent to the sign-in page" },
   signInCallback: { request: async () => ({}), answers: everyone(303), because: "with an authenticating proxy there is no provider to come back from: people are sent to the sign-in page" },
+  exchangeCliCode: { request: async () => ({ body: { code: "forged", verifier: "v".repeat(43) } }), answers: everyone(400), because: "a code is only good with the verifier of the sign-in that made it, whoever sends it" },
   signInWithToken: { request: async () => ({ body: { token: "not-a-token" } }), answers: everyone(400), because: "with an authenticating proxy, tokens are not how people sign in" },
   signOut: { request: async () => ({}), answers: everyone(303) },
 };

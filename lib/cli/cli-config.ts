@@ -13,7 +13,7 @@ const contextSchema = z.object({
   name: z.string().min(1),
   server: z.url({ protocol: /^https?$/, error: "server must be an http:// or https:// URL" }),
   namespace: z.string().min(1).optional(),
-  /** A Kubernetes bearer token (`berth login --token`), checked by Berth with TokenReview. */
+  /** A Kubernetes bearer token (`berth login --token`), checked by Berth with TokenReview, or a Berth token (`berth login` through the browser). */
   token: z.string().min(1).optional(),
 });
 export type CliContext = z.infer<typeof contextSchema>;

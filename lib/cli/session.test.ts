@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { withContext, writeConfig } from "./cli-config.ts";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { RENEWED_TOKEN_HEADER } from "../domain/cli-sign-in.ts";
+import { readConfig, withContext, writeConfig } from "./cli-config.ts";
 import { NoServerError, openSession } from "./session.ts";
 
 // Which Berth a command talks to and with which token: --server > BERTH_SERVER > the context,
@@ -45,5 +48,28 @@ describe("the session of a command", () => {
 
   it("refuses a context that is not there", () => {
     expect(() => openSession({ context: "staging" }, env)).toThrow(/There is no context staging/);
+  });
+});
+
+describe("a Berth token renewed by the server", () => {
+  let server: Server;
+  let url: string;
+  beforeEach(async () => {
+    // A Berth whose every answer carries a renewed token, as one does after refreshing a sign-in.
+    server = createServer((_request, response) => response.writeHead(200, { "Content-Type": "application/json", [RENEWED_TOKEN_HEADER]: "berth_renewed" }).end(JSON.stringify({ status: "ok" })));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeConfig(env.BERTH_CONFIG!, withContext({ contexts: [] }, { name: "local", server: url, token: "berth_first" }));
+  });
+  afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("replaces the context's token, so the next command goes on signed in", async () => {
+    await openSession({}, env).client.liveness({});
+    expect(readConfig(env.BERTH_CONFIG!).contexts[0]?.token).toBe("berth_renewed");
+  });
+
+  it("is not kept when the token came from BERTH_TOKEN rather than the context", async () => {
+    await openSession({}, { ...env, BERTH_TOKEN: "berth_from-env" }).client.liveness({});
+    expect(readConfig(env.BERTH_CONFIG!).contexts[0]?.token).toBe("berth_first");
   });
 });

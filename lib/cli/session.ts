@@ -1,5 +1,6 @@
 import { createBerthClient, type BerthClient } from "../client/berth-client.ts";
-import { configPath, currentContext, readConfig, type CliConfig, type CliContext, type Environment } from "./cli-config.ts";
+import { RENEWED_TOKEN_HEADER } from "../domain/cli-sign-in.ts";
+import { configPath, currentContext, readConfig, writeConfig, type CliConfig, type CliContext, type Environment } from "./cli-config.ts";
 
 // Which Berth a command talks to, and as whom: the server from --server, else BERTH_SERVER, else
 // the current context; the token from --token, else BERTH_TOKEN, else the context's — but a
@@ -33,16 +34,35 @@ function contextNamed(config: CliConfig, name: string | undefined): CliContext |
   return found;
 }
 
+export const USER_AGENT = { "User-Agent": "berth-cli" };
+
+/**
+ * A Berth token's provider tokens expire; Berth refreshes them and hands back a new Berth token
+ * in a header. The context keeps it, so the next command goes on as the same sign-in.
+ */
+function keepingRenewedTokens(configFile: string, contextName: string): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const renewed = response.headers.get(RENEWED_TOKEN_HEADER);
+    if (renewed) {
+      const config = readConfig(configFile);
+      writeConfig(configFile, { ...config, contexts: config.contexts.map((one) => (one.name === contextName ? { ...one, token: renewed } : one)) });
+    }
+    return response;
+  };
+}
+
 export function openSession(options: GlobalOptions, env: Environment = process.env): Session {
   const configFile = configPath(env);
   const config = readConfig(configFile);
   const context = contextNamed(config, options.context);
   const server = options.server ?? env.BERTH_SERVER ?? context?.server;
   if (!server) {
-    throw new NoServerError("No Berth to talk to: pass --server URL, set BERTH_SERVER, or sign in once with `berth login --server URL --token TOKEN`.");
+    throw new NoServerError("No Berth to talk to: pass --server URL, set BERTH_SERVER, or sign in once with `berth login --server URL`.");
   }
   const sameServer = context !== null && context.server.replace(/\/+$/, "") === server.replace(/\/+$/, "");
   const token = options.token ?? env.BERTH_TOKEN ?? (sameServer ? context.token : undefined);
-  const client = createBerthClient({ server, ...(token ? { token } : {}), headers: { "User-Agent": "berth-cli" } });
+  const fromContext = token !== undefined && options.token === undefined && env.BERTH_TOKEN === undefined;
+  const client = createBerthClient({ server, ...(token ? { token } : {}), headers: USER_AGENT, ...(fromContext ? { fetch: keepingRenewedTokens(configFile, context!.name) } : {}) });
   return { server, token, namespace: options.namespace ?? (sameServer ? context.namespace : undefined), client, configFile, config };
 }

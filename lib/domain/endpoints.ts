@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BERTH_RESOURCES, KUBERNETES_RESOURCES, type ResourceVerb } from "./access.ts";
 import { auditEntrySchema, auditQuerySchema } from "./audit.ts";
 import { checkpointSchema } from "./checkpoint.ts";
+import { cliSignInSchema, cliTokenRequestSchema, cliTokenSchema } from "./cli-sign-in.ts";
 import { dryRunResultSchema } from "./dry-run.ts";
 import { serialIdSchema } from "./event-id.ts";
 import { execRequestSchema, execResultSchema } from "./exec-request.ts";
@@ -42,7 +43,15 @@ export type NamespaceSource =
 /** Who may call an endpoint. */
 export type Access =
   /** Anyone, signed in or not: health probes, the API's own description, signing in. */
-  | { kind: "public"; why: string }
+  | {
+      kind: "public";
+      why: string;
+      /**
+       * Called by programs, not pages, and answering no cookie: a forged cross-site request would
+       * gain nothing, so no Origin is asked for (the CLI sends none).
+       */
+      setsNoCookie?: true;
+    }
   /** Any signed-in person; what the answer holds is filtered to what they may see. */
   | { kind: "signed-in"; shows: string }
   /** A person Kubernetes RBAC allows this: the question Berth asks by SubjectAccessReview. */
@@ -462,7 +471,14 @@ export const ENDPOINTS = {
     path: "/auth/sign-in",
     summary: "Start signing in: a redirect to the OpenID provider (authorization code with PKCE)",
     access: { kind: "public", why: "it is how a person becomes signed in" },
-    query: z.object({ returnTo: z.string().max(2048).optional(), person: z.string().max(254).optional() }),
+    query: z.object({
+      returnTo: z.string().max(2048).optional(),
+      person: z.string().max(254).optional(),
+      /** `berth login`: where the CLI listens, its PKCE challenge and its state (lib/domain/cli-sign-in.ts). */
+      cliRedirect: cliSignInSchema.shape.redirectUri.optional(),
+      cliChallenge: cliSignInSchema.shape.challenge.optional(),
+      cliState: cliSignInSchema.shape.state.optional(),
+    }),
     answers: { 303: { description: "To the OpenID provider" } },
     problems: [400],
   },
@@ -473,6 +489,16 @@ export const ENDPOINTS = {
     access: { kind: "public", why: "the provider's redirect carries no session yet" },
     answers: { 303: { description: "Back to where the person started" } },
     problems: [400],
+  },
+  exchangeCliCode: {
+    method: "POST",
+    path: "/auth/cli-token",
+    summary: "berth login's last step: the code the browser brought to the CLI, with its PKCE verifier, for a Berth token",
+    access: { kind: "public", why: "it is how the command line becomes signed in; only the holder of the PKCE verifier can use the code", setsNoCookie: true },
+    body: { schema: cliTokenRequestSchema, required: true },
+    answers: ok(cliTokenSchema, "Signed in: send the token as `Authorization: Bearer`"),
+    problems: [400],
+    audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "edge" },
   },
   signInWithToken: {
     method: "POST",

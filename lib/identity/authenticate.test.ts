@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AuthConfig } from "../config/auth-config.ts";
 import type { TokenIdentity } from "../kube/access-reviews.ts";
 import { AuthenticationError, Authenticator } from "./authenticate.ts";
+import { issueBerthToken } from "./cli-tokens.ts";
+import type { OidcSignIn } from "./oidc-sign-in.ts";
 import { CookieSealer, SESSION_COOKIE, type Session } from "./sealed-cookies.ts";
 
 // Who a request is from, by each way Berth accepts: a bearer token (TokenReview), an
@@ -23,9 +25,12 @@ function tokens() {
   };
 }
 
-function authenticator(config: AuthConfig, now = () => 0) {
+/** A provider that refreshes every session it is asked to, for another hour. */
+const refreshingProvider = { refresh: async (session: Session) => ({ ...session, refreshAt: 3_600_000 }) } as Pick<OidcSignIn, "refresh"> as OidcSignIn;
+
+function authenticator(config: AuthConfig, now = () => 0, oidc: OidcSignIn | null = null) {
   const cluster = tokens();
-  return { cluster, authenticator: new Authenticator({ config, sealer, reviewToken: cluster.reviewToken, oidc: null, berth: async () => ({ username: "system:serviceaccount:berth-system:berth", groups: [] }), now }) };
+  return { cluster, authenticator: new Authenticator({ config, sealer, reviewToken: cluster.reviewToken, oidc, berth: async () => ({ username: "system:serviceaccount:berth-system:berth", groups: [] }), now }) };
 }
 
 const request = (headers: Record<string, string>, peerAddress: string | null = "10.0.0.7") => ({ headers: new Headers(headers), peerAddress });
@@ -53,6 +58,41 @@ describe("a bearer token", () => {
   });
 });
 
+describe("a Berth token (berth login through the browser)", () => {
+  const alex: Session = { method: "oidc", person: { username: "alex", groups: ["oidc:team-a"] }, refreshAt: 1_000 };
+  const bearer = async (session: Session, seal = sealer) => ({ authorization: `Bearer ${(await issueBerthToken(seal, session, 60)).token}` });
+
+  it("is the person it was issued to, impersonated, and never ambient", async () => {
+    const caller = await authenticator(base).authenticator.authenticate(request(await bearer(alex)));
+    expect(caller).toMatchObject({ person: { username: "alex" }, signedInWith: "oidc", credential: { kind: "impersonate" }, ambient: false });
+  });
+
+  it("is never sent to TokenReview", async () => {
+    const { cluster, authenticator: auth } = authenticator(base);
+    await auth.authenticate(request(await bearer(alex)));
+    expect(cluster.reviewed).toEqual([]);
+  });
+
+  it("is refused when another Berth sealed it, saying to log in again", async () => {
+    const elsewhere = new CookieSealer("another-berth's-secret-0123456789abcdef");
+    await expect(authenticator(base).authenticator.authenticate(request(await bearer(alex, elsewhere)))).rejects.toThrow(/run `berth login` again/);
+  });
+
+  it("is refused when it is a browser's session cookie presented as one", async () => {
+    const cookie = await sealer.sealSession(alex, 60);
+    await expect(authenticator(base).authenticator.authenticate(request({ authorization: `Bearer berth_${cookie}` }))).rejects.toThrow(AuthenticationError);
+  });
+
+  it("is refused once its provider tokens expired and cannot be refreshed", async () => {
+    await expect(authenticator(base, () => 2_000).authenticator.authenticate(request(await bearer(alex)))).rejects.toThrow(/berth login/);
+  });
+
+  it("once refreshed, is handed back as a new Berth token, not as a cookie", async () => {
+    const caller = await authenticator(base, () => 2_000, refreshingProvider).authenticator.authenticate(request(await bearer(alex)));
+    expect(caller?.renewedSession).toEqual({ session: { ...alex, refreshAt: 3_600_000 }, carriedIn: "berth-token" });
+  });
+});
+
 describe("a session cookie", () => {
   it("is the person it was sealed for, impersonated", async () => {
     const caller = await authenticator(base).authenticator.authenticate(request(await withSession({ method: "oidc", person: { username: "alex", groups: ["oidc:team-a"] } })));
@@ -62,6 +102,17 @@ describe("a session cookie", () => {
   it("is nobody once its tokens expired and there is nothing to refresh them with", async () => {
     const session: Session = { method: "oidc", person: { username: "alex", groups: [] }, refreshAt: 1_000 };
     expect(await authenticator(base, () => 2_000).authenticator.authenticate(request(await withSession(session)))).toBeNull();
+  });
+
+  it("once refreshed, is handed back as a new cookie", async () => {
+    const session: Session = { method: "oidc", person: { username: "alex", groups: [] }, refreshAt: 1_000 };
+    const caller = await authenticator(base, () => 2_000, refreshingProvider).authenticator.authenticate(request(await withSession(session)));
+    expect(caller?.renewedSession?.carriedIn).toBe("cookie");
+  });
+
+  it("is not a Berth token's session, which only a bearer header carries", async () => {
+    const { token } = await issueBerthToken(sealer, { method: "oidc", person: { username: "alex", groups: [] } }, 60);
+    expect(await authenticator(base).authenticator.authenticate(request({ cookie: `${SESSION_COOKIE}=${token.slice("berth_".length)}` }))).toBeNull();
   });
 
   it("in token mode is the token's person now, not when it was sealed", async () => {

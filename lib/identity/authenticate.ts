@@ -5,11 +5,13 @@ import type { Person, SignInMethod } from "../domain/person.ts";
 import type { KubeCredential } from "../kube/acting-as.ts";
 import type { TokenIdentity } from "../kube/access-reviews.ts";
 import type { OidcSignIn } from "./oidc-sign-in.ts";
+import { isBerthToken, openBerthToken } from "./cli-tokens.ts";
 import { SESSION_COOKIE, type CookieSealer, type Session } from "./sealed-cookies.ts";
 
 // Who is asking, proved — never taken from a header or a body Berth did not check:
 //   1. `Authorization: Bearer <Kubernetes token>` (scripts, the CLI, Prometheus), in every mode,
-//      checked with TokenReview and then used as the person's own token;
+//      checked with TokenReview and then used as the person's own token; or `Bearer berth_…`,
+//      the sealed session `berth login` collected through the browser (oidc mode);
 //   2. proxy mode: the authenticating proxy's user and group headers, only from its addresses;
 //   3. none mode: everyone is Berth itself (loopback only, see the start-up check);
 //   4. the sealed session cookie (oidc and token modes), refreshed when its tokens expire.
@@ -24,9 +26,12 @@ export interface Caller {
    * request could be forged by another site, so state-changing ones must come from Berth's origin.
    */
   ambient: boolean;
-  /** A renewed session to set on the response (its tokens were refreshed). */
-  renewedSession?: Session;
+  /** A renewed session (its provider's tokens were refreshed), to hand back the way it came. */
+  renewedSession?: { session: Session; carriedIn: SessionCarrier };
 }
+
+/** Where a session travels: the browser's cookie, or the CLI's Berth token. */
+export type SessionCarrier = "cookie" | "berth-token";
 
 export class AuthenticationError extends Error {
   constructor(message: string) {
@@ -105,7 +110,7 @@ export class Authenticator {
       case "none":
         return { person: await this.options.berth(), signedInWith: "none", credential: { kind: "berth" }, ambient: true };
       default:
-        return this.session(cookieValue(request.headers, SESSION_COOKIE));
+        return this.cookieSession(cookieValue(request.headers, SESSION_COOKIE));
     }
   }
 
@@ -128,8 +133,9 @@ export class Authenticator {
 
   private async bearer(authorization: string): Promise<Caller> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-    if (!match) throw new AuthenticationError("The Authorization header must be `Bearer <a Kubernetes token>`.");
+    if (!match) throw new AuthenticationError("The Authorization header must be `Bearer <a Kubernetes token>` or `Bearer <a token from berth login>`.");
     const token = match[1]!;
+    if (isBerthToken(token)) return this.berthToken(token);
     return { person: await this.identifyToken(token), signedInWith: "token", credential: { kind: "token", token }, ambient: false };
   }
 
@@ -151,14 +157,27 @@ export class Authenticator {
     return { person, signedInWith: "proxy", credential: { kind: "impersonate", person }, ambient: true };
   }
 
-  private async session(sealed: string | undefined): Promise<Caller | null> {
+  private async cookieSession(sealed: string | undefined): Promise<Caller | null> {
     const session = await this.options.sealer.openSession(sealed);
-    if (!session) return null;
+    return session ? this.fromSession(session, "cookie") : null;
+  }
+
+  private async berthToken(token: string): Promise<Caller> {
+    const session = await openBerthToken(this.options.sealer, token);
+    const caller = session ? await this.fromSession(session, "berth-token") : null;
+    if (!caller) throw new AuthenticationError("The Berth token has expired, was signed out at the provider, or is not from this Berth: run `berth login` again.");
+    return caller;
+  }
+
+  /** The person a session names, now: a token session checked again, an OIDC one refreshed once its tokens expire. */
+  private async fromSession(session: Session, carriedIn: SessionCarrier): Promise<Caller | null> {
+    // A cookie is sent by the browser by itself; a bearer token only by a program that was given it.
+    const ambient = carriedIn === "cookie";
     if (session.method === "token") {
       if (!session.token) return null;
       // Revoked since sign-in? TokenReview says, and the person is what Kubernetes says now.
       const person = await this.identifyToken(session.token).catch(() => null);
-      return person ? { person, signedInWith: "token", credential: { kind: "token", token: session.token }, ambient: true } : null;
+      return person ? { person, signedInWith: "token", credential: { kind: "token", token: session.token }, ambient } : null;
     }
     let current = session;
     let renewed: Session | undefined;
@@ -167,6 +186,6 @@ export class Authenticator {
       if (!refreshed) return null;
       current = renewed = refreshed;
     }
-    return { person: current.person, signedInWith: "oidc", credential: { kind: "impersonate", person: current.person }, ambient: true, ...(renewed ? { renewedSession: renewed } : {}) };
+    return { person: current.person, signedInWith: "oidc", credential: { kind: "impersonate", person: current.person }, ambient, ...(renewed ? { renewedSession: { session: renewed, carriedIn } } : {}) };
   }
 }

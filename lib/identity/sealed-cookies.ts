@@ -1,11 +1,13 @@
 import { hkdfSync } from "node:crypto";
 import { EncryptJWT, jwtDecrypt } from "jose";
 import { z } from "zod";
+import { cliSignInSchema } from "../domain/cli-sign-in.ts";
 import { personSchema } from "../domain/person.ts";
 
-// Sessions live in the browser, sealed (encrypted and authenticated, JWE dir + A256GCM) with a
-// key only Berth's replicas hold: no server-side state, so any replica serves any request and a
-// restart signs nobody out. What is sealed is never readable or changeable by the browser.
+// Sessions live with the client, sealed (encrypted and authenticated, JWE dir + A256GCM) with a
+// key only Berth's replicas hold: in the browser's cookie, or in the CLI's bearer token. No
+// server-side state, so any replica serves any request and a restart signs nobody out. What is
+// sealed is never readable or changeable by its holder.
 
 /** A signed-in person's session. */
 export const sessionSchema = z.object({
@@ -26,16 +28,27 @@ export const pendingSignInSchema = z.object({
   state: z.string(),
   nonce: z.string(),
   returnTo: z.string(),
+  /** Begun by `berth login`: the browser goes back to the CLI's loopback address at the end. */
+  cli: cliSignInSchema.optional(),
 });
 export type PendingSignIn = z.infer<typeof pendingSignInSchema>;
+
+/** A signed-in session on its way to the CLI: exchanged once, with the PKCE verifier, within a minute. */
+export const cliGrantSchema = z.object({ session: sessionSchema, challenge: z.string() });
+export type CliGrant = z.infer<typeof cliGrantSchema>;
+export const CLI_GRANT_SECONDS = 60;
 
 export const SESSION_COOKIE = "berth_session";
 export const PENDING_SIGN_IN_COOKIE = "berth_sign_in";
 export const PENDING_SIGN_IN_SECONDS = 600;
 
-type Purpose = "session" | "sign-in";
+type Purpose = "session" | "sign-in" | "cli-grant" | "cli-session";
+const PURPOSES: Purpose[] = ["session", "sign-in", "cli-grant", "cli-session"];
 
-/** One key per purpose from the configured secret, so that a sealed sign-in can never pass for a session. */
+/**
+ * One key per purpose from the configured secret, so that a sealed sign-in can never pass for a
+ * session, nor a CLI's token for a browser's cookie (or the other way round).
+ */
 function keyFor(secret: string, purpose: Purpose): Uint8Array {
   return new Uint8Array(hkdfSync("sha256", secret, "berth.dev/sealed-cookies", purpose, 32));
 }
@@ -44,7 +57,7 @@ export class CookieSealer {
   private readonly keys: Record<Purpose, Uint8Array>;
 
   constructor(secret: string) {
-    this.keys = { session: keyFor(secret, "session"), "sign-in": keyFor(secret, "sign-in") };
+    this.keys = Object.fromEntries(PURPOSES.map((purpose) => [purpose, keyFor(secret, purpose)])) as Record<Purpose, Uint8Array>;
   }
 
   sealSession(session: Session, maxAgeSeconds: number): Promise<string> {
@@ -61,6 +74,23 @@ export class CookieSealer {
 
   openPendingSignIn(sealed: string | undefined): Promise<PendingSignIn | null> {
     return this.open("sign-in", sealed, pendingSignInSchema);
+  }
+
+  sealCliGrant(grant: CliGrant): Promise<string> {
+    return this.seal("cli-grant", cliGrantSchema.parse(grant), CLI_GRANT_SECONDS);
+  }
+
+  openCliGrant(sealed: string | undefined): Promise<CliGrant | null> {
+    return this.open("cli-grant", sealed, cliGrantSchema);
+  }
+
+  /** The CLI's bearer token holds its session as the browser's cookie holds its own. */
+  sealCliSession(session: Session, maxAgeSeconds: number): Promise<string> {
+    return this.seal("cli-session", sessionSchema.parse(session), maxAgeSeconds);
+  }
+
+  openCliSession(sealed: string | undefined): Promise<Session | null> {
+    return this.open("cli-session", sealed, sessionSchema);
   }
 
   private seal(purpose: Purpose, payload: Record<string, unknown>, maxAgeSeconds: number): Promise<string> {

@@ -3,10 +3,12 @@ import type { z } from "zod";
 import { qualifiedResource, refusalMessage, type AccessAttributes } from "../domain/access.ts";
 import type { Actor } from "../domain/audit.ts";
 import { roleGranting } from "../domain/berth-roles.ts";
+import { RENEWED_TOKEN_HEADER } from "../domain/cli-sign-in.ts";
 import { ENDPOINTS, type Endpoint, type EndpointId } from "../domain/endpoints.ts";
 import { problemsFromZodError } from "../domain/problems.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { Caller } from "../identity/authenticate.ts";
+import { issueBerthToken } from "../identity/cli-tokens.ts";
 import { connectionFor, type KubeCredential } from "../kube/acting-as.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { logOf } from "../platform/logger.ts";
@@ -224,7 +226,7 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
       caller = await runtime.identity.authenticator.authenticate({ headers: request.headers, peerAddress: request.headers.get(PEER_ADDRESS_HEADER) });
       if (writes) {
         // A browser attaches a cookie by itself; so would a forged cross-site form.
-        const refused = notJson(request.headers) ?? (caller?.ambient || endpoint.access.kind === "public" ? crossSite(request.headers, allowedOrigins(runtime.config)) : null);
+        const refused = notJson(request.headers) ?? (caller?.ambient || (endpoint.access.kind === "public" && !endpoint.access.setsNoCookie) ? crossSite(request.headers, allowedOrigins(runtime.config)) : null);
         if (refused) return problemAnswer(refused);
       }
       if (!caller && endpoint.access.kind !== "public") throw new NotSignedInError("Sign in first, or send `Authorization: Bearer <Kubernetes token>`.");
@@ -264,10 +266,7 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
         kube: () => connectionFor(berthConnection, credential),
       });
       if (endpoint.audit?.recordedBy === "edge" && response.ok) await record(runtime, endpoint, auditTarget(params, json), actor, "Allowed", "Succeeded", {});
-      if (caller?.renewedSession) {
-        const sealed = await runtime.identity.sealer.sealSession(caller.renewedSession, auth.sessionMaxAgeSeconds);
-        response.headers.append("Set-Cookie", sessionCookie(sealed, auth.sessionMaxAgeSeconds, auth.publicUrl));
-      }
+      if (caller?.renewedSession) await handBack(runtime, caller.renewedSession, response);
       return answer(response);
     } catch (error) {
       const details = problemOf(error);
@@ -283,6 +282,17 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
       return response;
     }
   };
+}
+
+/** A session whose tokens were refreshed goes back the way it came: a new cookie, or a new Berth token in a header. */
+async function handBack(runtime: Runtime, renewed: NonNullable<Caller["renewedSession"]>, response: Response): Promise<void> {
+  const auth = runtime.config.auth;
+  if (renewed.carriedIn === "cookie") {
+    const sealed = await runtime.identity.sealer.sealSession(renewed.session, auth.sessionMaxAgeSeconds);
+    response.headers.append("Set-Cookie", sessionCookie(sealed, auth.sessionMaxAgeSeconds, auth.publicUrl));
+  } else {
+    response.headers.set(RENEWED_TOKEN_HEADER, (await issueBerthToken(runtime.identity.sealer, renewed.session, auth.sessionMaxAgeSeconds)).token);
+  }
 }
 
 function problemOf(error: unknown): ProblemDetails {

@@ -1,7 +1,10 @@
 import type { AuthConfig } from "../config/auth-config.ts";
+import type { CliSignIn } from "../domain/cli-sign-in.ts";
 import type { Person } from "../domain/person.ts";
 import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_SECONDS, SESSION_COOKIE, type Session } from "../identity/sealed-cookies.ts";
 import { cookieValue } from "../identity/authenticate.ts";
+import { issueBerthToken, verifierMatches } from "../identity/cli-tokens.ts";
+import { BadRequestError } from "./api-problems.ts";
 import type { Runtime } from "./runtime.ts";
 
 // The browser's side of signing in and out: redirects and cookies around lib/identity's OIDC
@@ -33,34 +36,76 @@ export function signInPage(auth: AuthConfig, query: Record<string, string>): str
   return `${auth.publicUrl}/sign-in?${new URLSearchParams(query)}`;
 }
 
+/** What GET /auth/sign-in was asked (lib/domain/endpoints.ts's signIn query). */
+export interface SignInRequest {
+  returnTo?: string | undefined;
+  person?: string | undefined;
+  cliRedirect?: string | undefined;
+  cliChallenge?: string | undefined;
+  cliState?: string | undefined;
+}
+
+/** `berth login`'s three parameters come together or not at all. */
+function cliSignInOf(query: SignInRequest): CliSignIn | undefined {
+  const given = [query.cliRedirect, query.cliChallenge, query.cliState].filter((value) => value !== undefined).length;
+  if (given === 0) return undefined;
+  if (given < 3) throw new BadRequestError("cli-sign-in-incomplete", "berth login sends cliRedirect, cliChallenge and cliState together; one is missing. Run berth login again.");
+  return { redirectUri: query.cliRedirect!, challenge: query.cliChallenge!, state: query.cliState! };
+}
+
 /** GET /auth/sign-in: to the provider, with the PKCE verifier, state and nonce sealed in a short-lived cookie. */
-export async function beginSignIn(runtime: Runtime, request: Request, returnTo: string | undefined, loginHint: string | undefined): Promise<Response> {
+export async function beginSignIn(runtime: Runtime, request: Request, query: SignInRequest): Promise<Response> {
   const auth = runtime.config.auth;
+  const cli = cliSignInOf(query);
+  const signIn = runtime.identity.signIn;
+  if (cli && !signIn) {
+    throw new BadRequestError("cli-sign-in-off", `This Berth signs people in with ${auth.mode}, not through an OpenID provider, so berth login cannot use the browser: use berth login --token with a Kubernetes token.`);
+  }
   const url = new URL(request.url);
   // The session cookie is set for the public URL's host: sign in there, whatever name was used.
   const publicHost = new URL(auth.publicUrl).host;
   if (request.headers.get("host") !== publicHost) return redirect(`${auth.publicUrl}${url.pathname}${url.search}`);
-  const signIn = runtime.identity.signIn;
-  if (!signIn) return redirect(signInPage(auth, { returnTo: safeReturnTo(returnTo) }));
-  const { redirectTo, pending } = await signIn.begin(safeReturnTo(returnTo), loginHint);
-  return redirect(redirectTo.href, [pendingCookie(auth, await runtime.identity.sealer.sealPendingSignIn(pending))]);
+  if (!signIn) return redirect(signInPage(auth, { returnTo: safeReturnTo(query.returnTo) }));
+  const { redirectTo, pending } = await signIn.begin(safeReturnTo(query.returnTo), query.person);
+  return redirect(redirectTo.href, [pendingCookie(auth, await runtime.identity.sealer.sealPendingSignIn({ ...pending, ...(cli ? { cli } : {}) }))]);
 }
 
-/** GET /auth/callback: the code exchanged, the session sealed into its cookie, back where the person began. */
+/** GET /auth/callback: the code exchanged, the session sealed into its cookie, back where the person began (or to the CLI). */
 export async function completeSignIn(runtime: Runtime, request: Request): Promise<Response> {
   const auth = runtime.config.auth;
   const clear = cleared(auth, PENDING_SIGN_IN_COOKIE, "/auth");
   const pending = await runtime.identity.sealer.openPendingSignIn(cookieValue(request.headers, PENDING_SIGN_IN_COOKIE));
   const signIn = runtime.identity.signIn;
   if (!pending || !signIn) return redirect(signInPage(auth, { error: "The sign-in took too long or was started in another browser. Sign in again." }), [clear]);
+  const failed = (message: string) =>
+    // The CLI is waiting on its loopback port: it is told there, as OAuth tells a client (RFC 6749 §4.1.2.1).
+    pending.cli ? redirect(loopback(pending.cli, { error: "access_denied", error_description: message }), [clear]) : redirect(signInPage(auth, { error: message, returnTo: pending.returnTo }), [clear]);
   const providerError = new URL(request.url).searchParams.get("error_description") ?? new URL(request.url).searchParams.get("error");
-  if (providerError) return redirect(signInPage(auth, { error: `The provider did not sign you in: ${providerError}`, returnTo: pending.returnTo }), [clear]);
+  if (providerError) return failed(`The provider did not sign you in: ${providerError}`);
+  let session: Session;
   try {
-    const session = await signIn.complete(callbackUrl(auth, request), pending);
-    return redirect(`${auth.publicUrl}${pending.returnTo}`, [clear, await sealed(runtime, session)]);
+    session = await signIn.complete(callbackUrl(auth, request), pending);
   } catch (error) {
-    return redirect(signInPage(auth, { error: (error as Error).message, returnTo: pending.returnTo }), [clear]);
+    return failed((error as Error).message);
   }
+  if (!pending.cli) return redirect(`${auth.publicUrl}${pending.returnTo}`, [clear, await sealed(runtime, session)]);
+  // No cookie for the browser: the session is for the CLI, which collects it with its verifier.
+  const code = await runtime.identity.sealer.sealCliGrant({ session, challenge: pending.cli.challenge });
+  return redirect(loopback(pending.cli, { code }), [clear]);
+}
+
+function loopback(cli: CliSignIn, parameters: Record<string, string>): string {
+  const url = new URL(cli.redirectUri);
+  for (const [name, value] of Object.entries({ ...parameters, state: cli.state })) url.searchParams.set(name, value);
+  return url.href;
+}
+
+/** POST /auth/cli-token: the loopback's code and the CLI's PKCE verifier, for a Berth token. */
+export async function exchangeCliCode(runtime: Runtime, code: string, verifier: string): Promise<{ session: Session; token: string; expiresAt: Date }> {
+  const grant = await runtime.identity.sealer.openCliGrant(code);
+  if (!grant) throw new BadRequestError("cli-code-invalid", "The sign-in code has expired (it lasts a minute) or is not from this Berth: run berth login again.");
+  if (!(await verifierMatches(verifier, grant.challenge))) throw new BadRequestError("cli-code-invalid", "The verifier is not the one this sign-in began with: only the berth login that opened the browser can finish it.");
+  return { session: grant.session, ...(await issueBerthToken(runtime.identity.sealer, grant.session, runtime.config.auth.sessionMaxAgeSeconds)) };
 }
 
 /** The callback as the provider addressed it (the public URL), whatever Next.js saw behind a proxy. */

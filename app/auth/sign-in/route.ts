@@ -3,5 +3,5 @@ import { beginSignIn } from "@/lib/server/sign-in-flow.ts";
 
 export const dynamic = "force-dynamic";
 
-/** To the OpenID provider (authorization code with PKCE); `?person=` hints who, for the demo provider. */
-export const GET = endpointRoute("signIn", async ({ runtime, request, query }) => beginSignIn(runtime, request, query.returnTo, query.person));
+/** To the OpenID provider (authorization code with PKCE); `?person=` hints who, for the demo provider; `?cli…` for berth login. */
+export const GET = endpointRoute("signIn", async ({ runtime, request, query }) => beginSignIn(runtime, request, query));

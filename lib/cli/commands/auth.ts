@@ -2,26 +2,33 @@ import { readFileSync } from "node:fs";
 import { Option, type Command } from "commander";
 import { createBerthClient } from "../../client/berth-client.ts";
 import type { WhoAmI } from "../../domain/who-am-i.ts";
-import { configPath, contextNameFor, readConfig, withContext, writeConfig } from "../cli-config.ts";
+import { BERTH_TOKEN_PREFIX } from "../../domain/cli-sign-in.ts";
+import { configPath, contextNameFor, type CliContext, readConfig, withContext, writeConfig } from "../cli-config.ts";
 import { NotFoundError, UsageError } from "../cli-errors.ts";
 import type { Io } from "../io.ts";
 import { serialized, table } from "../printers.ts";
-import { openSession, type GlobalOptions } from "../session.ts";
+import { openSession, USER_AGENT, type GlobalOptions } from "../session.ts";
+import { signInThroughBrowser } from "../browser-sign-in.ts";
 
 // Signing in and out, who you are, and which Berth you talk to (contexts).
 
 interface LoginOptions extends GlobalOptions {
   contextName?: string;
+  /** Commander's negation of --no-browser. */
+  browser: boolean;
 }
 
 /** `--token -` reads the token from standard input, so it stays out of the shell's history. */
-function tokenFrom(option: string | undefined): string {
-  if (option === undefined) {
-    throw new UsageError("berth login needs --token: a Kubernetes bearer token (for example `kubectl create token NAME | berth login --server URL --token -`)");
-  }
+function tokenFrom(option: string): string {
   const token = option === "-" ? readFileSync(0, "utf8").trim() : option.trim();
   if (token === "") throw new UsageError("the token is empty");
   return token;
+}
+
+/** What a context signs in with, without showing it. */
+function credentialOf(context: CliContext): string {
+  if (!context.token) return "<none>";
+  return context.token.startsWith(BERTH_TOKEN_PREFIX) ? "berth-login" : "token";
 }
 
 function describeWhoAmI(you: WhoAmI): string {
@@ -40,14 +47,18 @@ function describeWhoAmI(you: WhoAmI): string {
 export function registerAuth(program: Command, io: Io): void {
   program
     .command("login")
-    .description("Sign in to a Berth with a Kubernetes bearer token, and make it the current context")
+    .description("Sign in to a Berth — through its OpenID provider in your browser, or with --token TOKEN (a Kubernetes bearer token) — and make it the current context")
     .option("--context-name <name>", "what to call the context (default: the server's host and port)")
+    .option("--no-browser", "print the sign-in address instead of opening a browser (it must still be opened on this machine)")
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<LoginOptions>();
       const server = options.server ?? process.env.BERTH_SERVER;
       if (!server) throw new UsageError("berth login needs --server URL (or BERTH_SERVER): the Berth to sign in to");
-      const token = tokenFrom(options.token);
-      const you = await createBerthClient({ server, token, headers: { "User-Agent": "berth-cli" } }).whoAmI({});
+      const client = createBerthClient({ server, headers: USER_AGENT });
+      const { token, you } =
+        options.token === undefined
+          ? await signInThroughBrowser({ client, io, openBrowser: options.browser })
+          : await (async (token) => ({ token, you: await createBerthClient({ server, token, headers: USER_AGENT }).whoAmI({}) }))(tokenFrom(options.token));
       const file = configPath();
       const name = options.contextName ?? contextNameFor(server);
       writeConfig(file, withContext(readConfig(file), { name, server, token, ...(options.namespace ? { namespace: options.namespace } : {}) }));
@@ -85,7 +96,7 @@ export function registerAuth(program: Command, io: Io): void {
     .description("List the contexts")
     .action(() => {
       const current = readConfig(configPath());
-      const rows = current.contexts.map((one) => [one.name === current["current-context"] ? "*" : "", one.name, one.server, one.namespace ?? "", one.token ? "token" : "<none>"]);
+      const rows = current.contexts.map((one) => [one.name === current["current-context"] ? "*" : "", one.name, one.server, one.namespace ?? "", credentialOf(one)]);
       io.out(`${table(["CURRENT", "NAME", "SERVER", "NAMESPACE", "CREDENTIAL"], rows)}\n`);
     });
   config

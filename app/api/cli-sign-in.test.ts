@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliTokenSchema, pkceChallengeOf } from "@/lib/domain/cli-sign-in.ts";
+import type { Session } from "@/lib/identity/sealed-cookies.ts";
+import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
+
+// berth login's part of the API: what /auth/sign-in takes from the CLI, and the exchange of the
+// loopback's code for a Berth token, which only the verifier the sign-in began with can make.
+// (The whole round trip, through a browser and the provider, is e2e/cli-login.flow.spec.ts.)
+
+let api: ApiUnderTest;
+
+beforeAll(async () => {
+  api = await startApiUnderTest();
+}, 120_000);
+afterAll(() => api?.stop(), 120_000);
+
+const VERIFIER = "v".repeat(20) + "-verifier-of-the-cli-that-began";
+const ALEX: Session = { method: "oidc", person: { username: "alex@berth.example", groups: ["oidc:team-a"] } };
+const cliQuery = async () => ({ cliRedirect: "http://127.0.0.1:41234/callback", cliChallenge: await pkceChallengeOf(VERIFIER), cliState: "s".repeat(22) });
+
+/** What the callback hands the browser to take to the CLI, as the callback seals it. */
+async function codeFor(session: Session, verifier = VERIFIER): Promise<string> {
+  return api.runtime.identity.sealer.sealCliGrant({ session, challenge: await pkceChallengeOf(verifier) });
+}
+
+const exchange = (code: string, verifier = VERIFIER) => api.call("exchangeCliCode", null, { body: { code, verifier }, headers: { origin: null } });
+
+describe("GET /auth/sign-in for berth login", () => {
+  it("refuses a redirect anywhere but a loopback port, naming the parameter", async () => {
+    const answer = await api.call("signIn", null, { query: { ...(await cliQuery()), cliRedirect: "https://attacker.example/callback" } });
+    expect([answer.status, (answer.json as { errors: { field: string }[] }).errors[0]?.field]).toEqual([400, "cliRedirect"]);
+  });
+
+  it("refuses the CLI's parameters given only in part", async () => {
+    const { cliRedirect, cliState } = await cliQuery();
+    expect(await api.call("signIn", null, { query: { cliRedirect, cliState } })).toMatchObject({ status: 400, json: { code: "cli-sign-in-incomplete" } });
+  });
+
+  it("says, where no OpenID provider signs people in, to log in with a token", async () => {
+    const answer = await api.call("signIn", null, { query: await cliQuery() });
+    expect(answer).toMatchObject({ status: 400, json: { code: "cli-sign-in-off", detail: expect.stringContaining("berth login --token") } });
+  });
+});
+
+describe("POST /auth/cli-token", () => {
+  it("answers a Berth token for the person the code was made for, with what they may do", async () => {
+    const answer = await exchange(await codeFor(ALEX));
+    expect([answer.status, cliTokenSchema.parse(answer.json).you.person.username]).toEqual([200, "alex@berth.example"]);
+  });
+
+  it("answers a token that Berth then takes as that person", async () => {
+    const { token } = cliTokenSchema.parse((await exchange(await codeFor(ALEX))).json);
+    const you = await api.call("whoAmI", null, { headers: { authorization: `Bearer ${token}` } });
+    expect([you.status, (you.json as { person: { username: string } }).person.username]).toEqual([200, "alex@berth.example"]);
+  });
+
+  it("refuses the code with any verifier but the one the sign-in began with", async () => {
+    const answer = await exchange(await codeFor(ALEX), "w".repeat(43));
+    expect(answer).toMatchObject({ status: 400, json: { code: "cli-code-invalid", detail: expect.stringContaining("only the berth login that opened the browser") } });
+  });
+
+  it("refuses a code that is not one Berth made", async () => {
+    expect(await exchange("a.b.c.d.e")).toMatchObject({ status: 400, json: { code: "cli-code-invalid" } });
+  });
+
+  it("needs no Origin: it sets no cookie, so a forged cross-site post gains nothing", async () => {
+    expect((await exchange(await codeFor(ALEX))).headers.get("set-cookie")).toBeNull();
+  });
+
+  it("refuses a token that was changed on the way, as unauthenticated", async () => {
+    const { token } = cliTokenSchema.parse((await exchange(await codeFor(ALEX))).json);
+    const changed = `${token.slice(0, -4)}${token.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`;
+    expect((await api.call("whoAmI", null, { headers: { authorization: `Bearer ${changed}` } })).status).toBe(401);
+  });
+
+  it("refuses a token whose sign-in can no longer be refreshed, saying to log in again", async () => {
+    const { token } = cliTokenSchema.parse((await exchange(await codeFor({ ...ALEX, refreshAt: 1 }))).json);
+    const answer = await api.call("whoAmI", null, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer).toMatchObject({ status: 401, json: { detail: expect.stringContaining("run `berth login` again") } });
+  });
+});
