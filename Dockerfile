@@ -6,9 +6,11 @@
 # Node.js 22 LTS, as the project is built and tested with (`engines` and the pinned `node`
 # devDependency in package.json; README, "Which Node.js runs").
 #
-# Two stages: `build` installs everything (dev dependencies included: TypeScript, Prisma's CLI)
-# and runs `next build`; the run stage gets only Next.js's standalone output, so no dev
-# dependency and no full node_modules reach the image.
+# Two stages: `build` installs everything (dev dependencies included: TypeScript, Prisma's CLI,
+# esbuild) and runs `next build` and the CLI's bundling; the run stage gets only Next.js's
+# standalone output and the one-file `berth`, so no dev dependency and no full node_modules reach
+# the image. `kubectl exec deploy/berth -- berth get sandboxes --server http://127.0.0.1:3000`
+# works from inside.
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
@@ -24,6 +26,8 @@ COPY . .
 # WebAssembly and data files) and prisma/migrations, which Berth applies at start. The Prisma
 # client in generated/ is bundled into the server chunks.
 RUN npx next build
+# `berth` with everything it imports in one ES module (scripts/build-cli.ts): dist/berth.mjs.
+RUN npx tsx scripts/build-cli.ts
 
 FROM node:22-bookworm-slim
 WORKDIR /app
@@ -36,15 +40,17 @@ ENV NODE_ENV=production \
     NEXT_MANUAL_SIG_HANDLE=true \
     HOSTNAME=0.0.0.0 \
     PORT=3000 \
-    BERTH_DATA_DIR=/var/lib/berth
-# The standalone server and what Next.js leaves out of it: the browser assets (.next/static) and
-# public/. Exactly these copies, in this order: scripts/ci/check-standalone-server.ts (`npm test`,
+    BERTH_DATA_DIR=/var/lib/berth \
+    PATH=/app/bin:$PATH
+# The standalone server, what Next.js leaves out of it (the browser assets in .next/static, and
+# public/), and the bundled CLI (executable as built). Exactly these copies, in this order: scripts/ci/check-standalone-server.ts (`npm test`,
 # step "standalone") assembles the same directory from STANDALONE_LAYOUT, starts `node server.js`
 # in it and checks /api/health, and fails if these lines and that list differ. Owned by root:
 # the server cannot change its own code.
 COPY --from=build /app/.next/standalone ./
 COPY --from=build /app/.next/static ./.next/static
 COPY --from=build /app/public ./public
+COPY --from=build /app/dist/berth.mjs ./bin/berth
 # The only places the server writes: the data directory (embedded store and simulated cluster)
 # and Next.js's runtime cache. The chart mounts volumes on both.
 RUN mkdir -p /var/lib/berth /app/.next/cache && chown -R node:node /var/lib/berth /app/.next/cache

@@ -36,7 +36,7 @@ if (reason) {
 }
 // The browser assets and public/ beside server.js, where the image's run stage copies them:
 // linked here, so that several servers started at once (the browser tests) share them safely.
-for (const { from, to } of STANDALONE_LAYOUT.filter((copy) => copy.to !== ".")) {
+for (const { from, to } of STANDALONE_LAYOUT.filter((copy) => copy.part === "assets")) {
   const link = path.join(STANDALONE, to);
   const existing = lstatSync(link, { throwIfNoEntry: false });
   if (existing?.isSymbolicLink()) continue;

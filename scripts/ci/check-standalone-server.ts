@@ -2,17 +2,21 @@
 // after `next build`, assemble the standalone directory exactly as the Dockerfile's run stage
 // does, start `node server.js` from it on Berth's embedded defaults (a fresh data directory, the
 // embedded PGlite store, the embedded simulated cluster), and check that it answers
-// `GET /api/health` and renders a page with its static assets. Then stop it and remove
-// everything it made. `npm test` runs it as the "standalone" step, right after "build".
+// `GET /api/health` and renders a page with its static assets, and that the image's bundled
+// `berth` (built here first, scripts/build-cli.ts) runs from bin/ with nothing else beside it and
+// talks to that server. Then stop it and remove everything it made. `npm test` runs it as the
+// "standalone" step, right after "build".
 //
 //   npx next build && npx tsx scripts/ci/check-standalone-server.ts
 //
 // Exits non-zero with the reason (and the server's output, if it got that far) on any failure.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
+import { buildCli } from "../build-cli.ts";
 import { STANDALONE_LAYOUT } from "../standalone-layout.ts";
 
 /** Opening a fresh PGlite directory takes 5–10 s on this 2-core machine; a loaded CI box may take longer. */
@@ -41,7 +45,7 @@ function dockerfileCopies(): { from: string; to: string }[] {
 }
 
 function checkDockerfileAgrees(): void {
-  const expected = JSON.stringify(STANDALONE_LAYOUT);
+  const expected = JSON.stringify(STANDALONE_LAYOUT.map(({ from, to }) => ({ from, to })));
   const actual = JSON.stringify(dockerfileCopies());
   if (actual !== expected) {
     fail(`the Dockerfile's run stage copies ${actual}, but this check assembles ${expected}; change both together (STANDALONE_LAYOUT in scripts/standalone-layout.ts)`);
@@ -118,6 +122,32 @@ async function waitForHealth(base: string, child: ChildProcess): Promise<Respons
   fail(`GET /api/health did not answer 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
 }
 
+/**
+ * The image's `berth`, run as the image runs it (its own shebang, on the PATH's node), with only
+ * the assembled directory beside it: it prints its version, and signed in with the embedded
+ * cluster administrator's token it says who that is and lists the nodes.
+ */
+async function checkBundledCli(appDir: string, base: string, dataDir: string): Promise<void> {
+  const berth = path.join(appDir, "bin", "berth");
+  const run = async (args: string[]) => {
+    try {
+      return (await promisify(execFile)(berth, args, { cwd: appDir, env: { ...process.env, BERTH_CONFIG: path.join(dataDir, "berth-cli.yaml"), NO_COLOR: "1" } })).stdout;
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+      fail(`bin/berth ${args.join(" ")} failed: ${(error as Error).message}\n${stdout ?? ""}${stderr ?? ""}`);
+    }
+  };
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  const printed = (await run(["--version"])).trim();
+  if (printed !== version) fail(`bin/berth --version printed ${JSON.stringify(printed)}, expected ${version}`);
+  const kubeconfig = JSON.parse(readFileSync(path.join(dataDir, "cluster", "kubeconfig"), "utf8")) as { users: { user: { token: string } }[] };
+  const signedIn = ["--server", base, "--token", kubeconfig.users[0]!.user.token];
+  const whoami = await run(["whoami", ...signedIn]);
+  if (!/^Name:\s+\S+/.test(whoami)) fail(`bin/berth whoami printed no name:\n${whoami}`);
+  const nodes = await run(["get", "nodes", "-o", "name", ...signedIn]);
+  if (!/^node\/\S+$/m.test(nodes)) fail(`bin/berth get nodes -o name listed no node:\n${nodes}`);
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), "berth-standalone-"));
   const appDir = path.join(work, "app");
@@ -144,6 +174,9 @@ async function main(): Promise<void> {
   try {
     checkDockerfileAgrees();
     let began = performance.now();
+    const { bytes } = await buildCli();
+    console.log(`bundled berth: ${(bytes / 1024).toFixed(0)} KiB (${Math.round(performance.now() - began)} ms)`);
+    began = performance.now();
     assemble(appDir);
     const megabytes = (sizeOf(appDir) / 1024 / 1024).toFixed(1);
     console.log(`assembled ${STANDALONE_LAYOUT.map((copy) => copy.from).join(", ")} in ${work}/app: ${megabytes} MB (${Math.round(performance.now() - began)} ms)`);
@@ -197,6 +230,10 @@ async function main(): Promise<void> {
       if (response.status !== 200) fail(`GET ${asset}: HTTP ${response.status} (is ${asset.startsWith("/_next") ? ".next/static" : "public"} copied?)`);
     }
     console.log(`GET /sandboxes: 307 to /sign-in; GET /sign-in: 200 HTML; ${script} and /berth.svg: 200 (${Math.round(performance.now() - began)} ms)`);
+
+    began = performance.now();
+    await checkBundledCli(appDir, base, dataDir);
+    console.log(`bin/berth: --version, whoami and get nodes against it (${Math.round(performance.now() - began)} ms)`);
 
     // Stop it as Kubernetes does: Berth's handler closes the store and the cluster, then exits 0.
     began = performance.now();
