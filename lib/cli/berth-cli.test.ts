@@ -131,6 +131,24 @@ describe("creating and listing sandboxes", () => {
     expect([dryRun.code, kinds, await sandboxNamed("cli-dry")]).toEqual([0, ["PersistentVolumeClaim", "Sandbox", "PodDisruptionBudget"], undefined]);
   });
 
+  it("labels the sandboxes it creates, and -l lists only those a selector picks", async () => {
+    await createQuick("cli-label-ml", "--workspace", "ephemeral", "--label", "cli-team=ml", "tier=gpu");
+    await createQuick("cli-label-web", "--workspace", "ephemeral", "--label", "cli-team=web");
+    const picked = await Promise.all(["cli-team=ml", "cli-team in (ml,web),!tier"].map((selector) => run(["get", "sandboxes", "-n", TEAM, "-l", selector, "-o", "name"])));
+    await Promise.all(["cli-label-ml", "cli-label-web"].map((name) => run(["delete", "sandbox", name, "-n", TEAM])));
+    expect(picked.map((one) => one.stdout)).toEqual(["sandbox/cli-label-ml\n", "sandbox/cli-label-web\n"]);
+  });
+
+  it("refuses a selector Kubernetes would not read, saying why, and exits 1", async () => {
+    const refused = await run(["get", "sandboxes", "-l", "team in (ml"]);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('unclosed "("')]);
+  });
+
+  it("says -l selects only sandboxes, and exits 2", async () => {
+    const refused = await run(["get", "volumes", "-l", "team=ml"]);
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining("-l selects sandboxes")]);
+  });
+
   it("prints the fields the server refuses and exits 1", async () => {
     const refused = await run(["create", "sandbox", "Not_A_Name", "-n", TEAM]);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/^  name: /m)]);

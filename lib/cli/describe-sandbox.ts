@@ -1,10 +1,12 @@
 import type { Checkpoint } from "../domain/checkpoint.ts";
+import { userLabelsOf } from "../domain/labels.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
 import type { Volume } from "../domain/volume.ts";
 import { claimFate } from "../domain/workspace.ts";
 import { ageOf } from "./age.ts";
 import { table } from "./printers.ts";
+import { labelsText } from "./resource-kinds.ts";
 
 // `berth describe sandbox`: everything a person asks about one sandbox, laid out as
 // `kubectl describe` lays things out — fields, then sections, then the recent events. Pure.
@@ -111,6 +113,7 @@ export function describeSandbox({ sandbox, claims, checkpoints, timeline, now }:
     fields([
       ["Name", sandbox.name],
       ["Namespace", sandbox.namespace],
+      ["Labels", labelsText(userLabelsOf(sandbox.spec))],
       ["ID", sandbox.id],
       ["Phase", sandbox.phase],
       ["Reason", sandbox.reason ?? none],

@@ -13,8 +13,10 @@ export interface Listing<Item> {
   names: string[];
   printable: Printable<Item>;
   namespaced: boolean;
-  /** Every item, in `namespace` or (undefined) every namespace the person may see. */
-  list(session: Session, namespace: string | undefined): Promise<Item[]>;
+  /** Whether `-l` can select among them (Berth keeps labels for sandboxes only). */
+  selectable?: true;
+  /** Every item, in `namespace` or (undefined) every namespace the person may see; with a label selector, those it picks. */
+  list(session: Session, namespace: string | undefined, labelSelector?: string): Promise<Item[]>;
 }
 
 const page = { limit: 500 };
@@ -23,7 +25,9 @@ const sandboxes: Listing<SandboxRecord> = {
   names: ["sandboxes", "sandbox", "sb"],
   printable: SANDBOXES,
   namespaced: true,
-  list: (session, namespace) => allPages((cursor) => session.client.listSandboxes({ query: { ...page, ...(cursor ? { cursor } : {}), ...(namespace ? { namespace } : {}) } })),
+  selectable: true,
+  list: (session, namespace, labelSelector) =>
+    allPages((cursor) => session.client.listSandboxes({ query: { ...page, ...(cursor ? { cursor } : {}), ...(namespace ? { namespace } : {}), ...(labelSelector ? { labelSelector } : {}) } })),
 };
 
 export const LISTINGS = [

@@ -1,4 +1,5 @@
 import type { MaintenanceRun } from "../domain/maintenance.ts";
+import { userLabelsOf } from "../domain/labels.ts";
 import type { NodeView } from "../domain/node-view.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { StorageClassView } from "../domain/storage-class.ts";
@@ -10,6 +11,9 @@ import type { Printable } from "./printers.ts";
 // is named the way a person types it: `sandboxes`, `sandbox`, `sb`.
 
 const none = "<none>";
+
+/** As kubectl --show-labels prints them: key=value, comma-separated. */
+export const labelsText = (labels: Record<string, string>) => Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(",") || none;
 
 export const SANDBOXES: Printable<SandboxRecord> = {
   kind: "sandbox",
@@ -27,6 +31,7 @@ export const SANDBOXES: Printable<SandboxRecord> = {
     { header: "WORKSPACE", value: (sandbox) => sandbox.workspaceBackend, wide: true },
     { header: "POD UID", value: (sandbox) => sandbox.podUid ?? none, wide: true },
     { header: "ID", value: (sandbox) => sandbox.id, wide: true },
+    { header: "LABELS", value: (sandbox) => labelsText(userLabelsOf(sandbox.spec)), wide: true },
   ],
 };
 

@@ -19,6 +19,7 @@ export interface SpecFlags {
   size?: string;
   protect?: boolean;
   env?: string[];
+  label?: string[];
 }
 
 type Spec = Record<string, unknown> & { workspace?: Record<string, unknown>; disruptionPolicy?: Record<string, unknown> };
@@ -35,11 +36,11 @@ function fromFile(filename: string): Spec {
   return parsed as Spec;
 }
 
-/** NAME=VALUE, as kubectl's --env takes it. */
-function variable(pair: string): { name: string; value: string } {
+/** NAME=VALUE, as kubectl's --env and --labels take them. */
+function pairOf(flag: string, pair: string): [string, string] {
   const at = pair.indexOf("=");
-  if (at <= 0) throw new UsageError(`--env ${pair}: write it as NAME=VALUE`);
-  return { name: pair.slice(0, at), value: pair.slice(at + 1) };
+  if (at <= 0) throw new UsageError(`${flag} ${pair}: write it as NAME=VALUE`);
+  return [pair.slice(0, at), pair.slice(at + 1)];
 }
 
 export function specFrom(name: string | undefined, flags: SpecFlags): SandboxSpecInput {
@@ -49,7 +50,8 @@ export function specFrom(name: string | undefined, flags: SpecFlags): SandboxSpe
   if (flags.namespace) spec.namespace = flags.namespace;
   if (flags.profile) spec.profile = flags.profile;
   if (flags.image) spec.image = flags.image;
-  if (flags.env?.length) spec.env = [...((spec.env as unknown[]) ?? []), ...flags.env.map(variable)];
+  if (flags.env?.length) spec.env = [...((spec.env as unknown[]) ?? []), ...flags.env.map((pair) => pairOf("--env", pair)).map(([name, value]) => ({ name, value }))];
+  if (flags.label?.length) spec.labels = { ...(spec.labels as Record<string, string> | undefined), ...Object.fromEntries(flags.label.map((pair) => pairOf("--label", pair))) };
   const claim: Record<string, unknown> = {};
   if (flags.ownership) claim.ownership = flags.ownership;
   if (flags.claim) claim.claimName = flags.claim;

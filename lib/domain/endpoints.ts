@@ -8,6 +8,7 @@ import { serialIdSchema } from "./event-id.ts";
 import { execRequestSchema, execResultSchema } from "./exec-request.ts";
 import { gatewaySettingsChangeSchema, gatewaySettingsSchema } from "./gateway-settings.ts";
 import { healthAnswerSchema } from "./health.ts";
+import { labelSelectorSchema } from "./label-selector.ts";
 import { maintenanceOptionsSchema, maintenanceRunSchema } from "./maintenance.ts";
 import { maintenancePreviewSchema } from "./maintenance-preview.ts";
 import { nodeViewSchema } from "./node-view.ts";
@@ -173,7 +174,11 @@ export const ENDPOINTS = {
     path: "/api/v1/sandboxes",
     summary: "Live sandboxes, newest first, a page at a time",
     access: { kind: "signed-in", shows: "the sandboxes of namespaces where the person may list sandboxes.agents.x-k8s.io" },
-    query: pageRequestSchema.extend({ namespace: simulatorObjectNameSchema.optional() }),
+    query: pageRequestSchema.extend({
+      namespace: simulatorObjectNameSchema.optional(),
+      /** Kubernetes' label selector syntax, over the labels the person gave the sandboxes: `team=ml,tier in (a,b),!scratch`. */
+      labelSelector: labelSelectorSchema.optional(),
+    }),
     answers: ok(pageSchema(sandboxRecordSchema), "A page"),
     problems: [400],
   },

@@ -40,6 +40,9 @@ export const PROBLEM_CODES = [
   "env.no-value",
   "env.secret-without-value",
   "env.secret-exists",
+  "labels.invalid-key",
+  "labels.invalid-value",
+  "labels.reserved-key",
 ] as const;
 export const problemCodeSchema = z.enum(PROBLEM_CODES);
 export type ProblemCode = z.infer<typeof problemCodeSchema>;

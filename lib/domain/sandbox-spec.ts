@@ -3,6 +3,7 @@ import { disruptionPolicySchema } from "./disruption-policy.ts";
 import { driverConfigSchema } from "./driver-config.ts";
 import { envSchema } from "./env.ts";
 import { dns1123Label } from "./kubernetes-names.ts";
+import { userLabelsSchema } from "./labels.ts";
 import { imageReferenceProblem } from "./image-reference.ts";
 import { report, reportProblem } from "./problems.ts";
 import { profileSchema } from "./profiles.ts";
@@ -39,6 +40,8 @@ export const sandboxSpecSchema = z
       .optional(),
     /** Unset: the profile's command (for `custom`, the image's entrypoint). */
     command: argumentsSchema("command").min(1, "command cannot be empty; leave it out to use the profile's command").optional(),
+    /** The person's own labels, to find and select the sandbox by; Berth's are added beside them. */
+    labels: userLabelsSchema.optional(),
     env: envSchema.default([]),
     resources: resourcesSchema.optional(),
     workspace: workspaceSchema.prefault({}),

@@ -1,5 +1,6 @@
 import type { GatewayDefaults } from "./gateway-defaults.ts";
 import { type GatewayLimits, limitProblems } from "./gateway-limits.ts";
+import { reservedLabelProblems } from "./labels.ts";
 import { pathsOverlap } from "./mount-paths.ts";
 import { type RuleProblem, type SpecProblem, problemsFromZodError } from "./problems.ts";
 import { type ResolvedWorkspace, resolveWorkspace } from "./resolve-workspace.ts";
@@ -38,6 +39,8 @@ export function checkSandboxSpec(
   spec: SandboxSpec,
   defaults: GatewayDefaults,
 ): { ok: true; workspace: ResolvedWorkspace } | { ok: false; problems: RuleProblem[] } {
+  const reserved = reservedLabelProblems(spec.labels, defaults.labelPrefix);
+  if (reserved.length > 0) return { ok: false, problems: reserved };
   const resolved = resolveWorkspace(spec, defaults);
   if (!resolved.ok) return resolved;
   const problems = workspaceVolumeProblems(spec, resolved.workspace);

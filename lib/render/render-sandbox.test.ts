@@ -81,6 +81,16 @@ describe("the gateway defaults apply when the spec says nothing", () => {
       "sandboxes.example.com/sandbox-id": SANDBOX_ID,
     });
   });
+
+  it("puts the person's labels on the Sandbox and its pod, beside Berth's own", () => {
+    const result = render({ labels: { team: "ml", "example.com/owner": "dana" } });
+    const expected = { team: "ml", "example.com/owner": "dana", "berth.dev/managed-by": "berth", "berth.dev/sandbox-id": SANDBOX_ID };
+    expect([result.sandbox.metadata.labels, result.sandbox.spec.podTemplate.metadata.labels]).toEqual([expected, expected]);
+  });
+
+  it("refuses a label in Berth's own domain, which selects its objects", () => {
+    expect(() => render({ labels: { "berth.dev/sandbox-id": "someone-else" } })).toThrow(InvalidSandboxSpecError);
+  });
 });
 
 describe("the workspace-init container", () => {

@@ -160,6 +160,8 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
 
   const namespace = spec.namespace ?? defaults.sandboxNamespace;
   const labels = sandboxLabels(defaults.labelPrefix, sandboxId);
+  // The person's labels go on the Sandbox and its pod (kubectl -l finds both); Berth's stay its own.
+  const labelled = { ...spec.labels, ...labels };
   const byClaim = claimVolumes(spec);
   const volumes = podVolumes(workspace, byClaim);
   const templates = volumeClaimTemplates(workspace);
@@ -167,11 +169,11 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
   const sandbox: SandboxManifest = {
     apiVersion: `${SANDBOX_API_GROUP}/${apiVersion}`,
     kind: SANDBOX_KIND,
-    metadata: { name: spec.name, namespace, labels },
+    metadata: { name: spec.name, namespace, labels: labelled },
     spec: {
       ...(apiVersion === "v1beta1" ? { operatingMode: "Running" as const } : { replicas: 1 as const }),
       podTemplate: {
-        metadata: { labels: { ...labels } },
+        metadata: { labels: { ...labelled } },
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import { parseLabelSelector } from "../domain/label-selector.ts";
 import { InvalidCursorError } from "../store/cursor.ts";
 import { aStatus } from "../store/test-fixtures.ts";
 import { LiveSandboxes } from "./live-sandboxes.ts";
@@ -34,6 +35,11 @@ function liveWith(...records: SandboxRecord[]): LiveSandboxes {
 const names = (page: { items: SandboxRecord[] }) => page.items.map((record) => record.name);
 
 describe("the live sandboxes", () => {
+  it("list only the sandboxes a label selector picks", () => {
+    const live = liveWith(aRecord(1, { spec: { labels: { team: "ml" } } }), aRecord(2, { spec: { labels: { team: "web" } } }), aRecord(3));
+    expect(names(live.page({ limit: 10, labelSelector: parseLabelSelector("team!=web") }))).toEqual(["box-3", "box-1"]);
+  });
+
   it("list newest first", () => {
     const live = liveWith(aRecord(1), aRecord(3), aRecord(2));
     expect(names(live.page({ limit: 10 }))).toEqual(["box-3", "box-2", "box-1"]);

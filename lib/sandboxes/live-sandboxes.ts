@@ -1,3 +1,5 @@
+import { selects, type LabelSelector } from "../domain/label-selector.ts";
+import { userLabelsOf } from "../domain/labels.ts";
 import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
 import { decodeCursor, encodeCursor, InvalidCursorError } from "../store/cursor.ts";
 import type { Store } from "../store/index.ts";
@@ -59,10 +61,16 @@ export class LiveSandboxes {
     return new Set([...this.records.values()].map((record) => record.namespace));
   }
 
-  page(request: { limit: number; cursor?: string; namespace?: string; namespaces?: ReadonlySet<string> }): Page<SandboxRecord> {
+  page(request: { limit: number; cursor?: string; namespace?: string; namespaces?: ReadonlySet<string>; labelSelector?: LabelSelector }): Page<SandboxRecord> {
     this.sorted ??= [...this.records.values()].sort(newestFirst);
-    const { namespace, namespaces } = request;
-    const all = namespace || namespaces ? this.sorted.filter((record) => (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace))) : this.sorted;
+    const { namespace, namespaces, labelSelector } = request;
+    const all =
+      namespace || namespaces || labelSelector?.length
+        ? this.sorted.filter(
+            (record) =>
+              (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && (!labelSelector?.length || selects(labelSelector, userLabelsOf(record.spec))),
+          )
+        : this.sorted;
     const after = request.cursor ? this.after(request.cursor) : null;
     const start = after ? all.findIndex((record) => newestFirst(record, after) > 0) : 0;
     const from = start === -1 ? all.length : start;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseLabelSelector } from "../domain/label-selector.ts";
 import { InvalidCursorError } from "./cursor.ts";
 import type { Store } from "./open-store.ts";
 import { SandboxNameTakenError, SandboxNotFoundError } from "./sandbox-repository.ts";
@@ -124,6 +125,21 @@ describe(`listing sandboxes (${testStoreKind})`, () => {
     const live = await store.sandboxes.listSandboxes({ limit: 500 });
     const all = await store.sandboxes.listSandboxes({ limit: 500, includeDeleted: true });
     expect([live.items.some((s) => s.id === deleted.id), all.items.some((s) => s.id === deleted.id)]).toEqual([false, true]);
+  });
+
+  it("pages through only the sandboxes whose labels a selector picks, reading on until each page is full", async () => {
+    const labelled = uniqueName("labels");
+    for (const [index, team] of ["ml", "web", "ml", "web", "web", "ml"].entries()) {
+      await store.sandboxes.recordSandbox(aNewSandbox({ name: `box-${index}`, namespace: labelled, spec: { labels: { team } } }));
+    }
+    const pages: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.sandboxes.listSandboxes({ limit: 2, cursor, namespace: labelled, labelSelector: parseLabelSelector("team=ml") });
+      pages.push(page.items.length);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pages).toEqual([2, 1]);
   });
 
   it("rejects a cursor it did not hand out", async () => {

@@ -1,3 +1,5 @@
+import { selects, type LabelSelector } from "../domain/label-selector.ts";
+import { userLabelsOf } from "../domain/labels.ts";
 import { sandboxRecordSchema, type Page, type SandboxOrigin, type SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
@@ -93,42 +95,50 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
       return row ? toRecord(row) : null;
     },
 
-    /** Newest first. Deleted sandboxes only when asked for: they are history. */
+    /**
+     * Newest first. Deleted sandboxes only when asked for: they are history. A label selector is
+     * matched here on the stored spec, reading on until the page is full.
+     */
     async listSandboxes(request: {
       limit: number;
       cursor?: string;
       namespace?: string;
       /** Only these namespaces (what the caller may see). */
       namespaces?: ReadonlySet<string>;
+      labelSelector?: LabelSelector;
       includeDeleted?: boolean;
     }): Promise<Page<SandboxRecord>> {
-      const rows = await db.sandbox.findMany({
-        where: {
-          ...(request.includeDeleted ? {} : { deletedAt: null }),
-          ...(request.namespace ? { namespace: request.namespace } : {}),
-          ...(request.namespaces ? { namespace: { in: [...request.namespaces].filter((one) => !request.namespace || one === request.namespace) } } : {}),
-        },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: request.limit + 1,
-        ...(request.cursor ? { cursor: { id: decodeCursor(request.cursor, UUID_SHAPE) }, skip: 1 } : {}),
-      });
-      const items = rows.slice(0, request.limit).map(toRecord);
-      const hasMore = rows.length > request.limit;
-      return { items, nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.id) : null };
+      const where = {
+        ...(request.includeDeleted ? {} : { deletedAt: null }),
+        ...(request.namespace ? { namespace: request.namespace } : {}),
+        ...(request.namespaces ? { namespace: { in: [...request.namespaces].filter((one) => !request.namespace || one === request.namespace) } } : {}),
+      };
+      const wanted = (record: SandboxRecord) => !request.labelSelector?.length || selects(request.labelSelector, userLabelsOf(record.spec));
+      const found: SandboxRecord[] = [];
+      let cursor = request.cursor ? decodeCursor(request.cursor, UUID_SHAPE) : undefined;
+      // One more than the page, to know whether another follows.
+      while (found.length <= request.limit) {
+        const rows = await db.sandbox.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: request.limit + 1, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}) });
+        found.push(...rows.map(toRecord).filter(wanted));
+        if (rows.length <= request.limit) break;
+        cursor = rows.at(-1)!.id;
+      }
+      const items = found.slice(0, request.limit);
+      return { items, nextCursor: found.length > request.limit ? encodeCursor(items.at(-1)!.id) : null };
     },
 
-    /** Every live sandbox, newest first, read a page at a time. */
-    /** The namespaces that hold live sandboxes. */
     /** Live sandboxes in a namespace, being made ones included: what a per-namespace quota counts. */
     async countLiveIn(namespace: string): Promise<number> {
       return db.sandbox.count({ where: { namespace, deletedAt: null } });
     },
 
+    /** The namespaces that hold live sandboxes. */
     async liveNamespaces(): Promise<Set<string>> {
       const rows = await db.sandbox.findMany({ where: { deletedAt: null }, distinct: ["namespace"], select: { namespace: true } });
       return new Set(rows.map((row) => row.namespace));
     },
 
+    /** Every live sandbox, newest first, read a page at a time. */
     async listAllLive(): Promise<SandboxRecord[]> {
       const all: SandboxRecord[] = [];
       let cursor: string | undefined;

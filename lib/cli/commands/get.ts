@@ -7,10 +7,11 @@ import { findSandbox, listingFor, RESOURCE_NAMES, type Listing } from "../listin
 import { OUTPUT_FORMATS, printItems, type OutputFormat, type PrintOptions } from "../printers.ts";
 import { openSession, type GlobalOptions, type Session } from "../session.ts";
 
-// berth get RESOURCE [NAME] [-n NS | -A] [-o FORMAT] [-w]
+// berth get RESOURCE [NAME] [-n NS | -A] [-l SELECTOR] [-o FORMAT] [-w]
 
 interface GetOptions extends GlobalOptions {
   allNamespaces?: boolean;
+  selector?: string;
   output: OutputFormat;
   watch?: boolean;
 }
@@ -27,12 +28,21 @@ interface Query {
   session: Session;
   namespace: string | undefined;
   name: string | undefined;
+  selector: string | undefined;
   print: PrintOptions;
 }
 
+/** -l picks among sandboxes, by the labels people give them; as with kubectl, not together with a name. */
+function selectorFor(listing: Listing<unknown>, name: string | undefined, options: GetOptions): string | undefined {
+  if (options.selector === undefined) return undefined;
+  if (!listing.selectable) throw new UsageError(`-l selects sandboxes by their labels; ${listing.names[0]} have none in Berth`);
+  if (name !== undefined) throw new UsageError("a name and -l cannot go together: leave out one of them");
+  return options.selector;
+}
+
 /** The items asked for; one named item that is not there is NotFound. */
-async function read({ listing, session, namespace, name }: Query): Promise<unknown[]> {
-  if (name === undefined) return listing.list(session, namespace);
+async function read({ listing, session, namespace, name, selector }: Query): Promise<unknown[]> {
+  if (name === undefined) return listing.list(session, namespace, selector);
   const items = listing.names[0] === "sandboxes" ? [await findSandbox(session, name, namespace)] : (await listing.list(session, namespace)).filter((item) => listing.printable.nameOf(item) === name);
   if (items.length === 0) throw new NotFoundError(`${listing.printable.kind} "${name}" not found`);
   return items;
@@ -57,7 +67,7 @@ async function watch(query: Query, io: Io): Promise<void> {
   const line = (item: unknown) => printItems(listing.printable, [item], { ...print, now: new Date(), noHeaders: true });
   const shown = new Map<string, { item: unknown; line: string }>();
   const refresh = async () => {
-    const items = (await listing.list(session, query.namespace)).filter((item) => name === undefined || listing.printable.nameOf(item) === name);
+    const items = (await listing.list(session, query.namespace, query.selector)).filter((item) => name === undefined || listing.printable.nameOf(item) === name);
     const now = new Map(items.map((item) => [keyOf(listing, item), item]));
     for (const [key, item] of now) {
       const printed = line(item);
@@ -93,6 +103,7 @@ export function registerGet(program: Command, io: Io): void {
     .argument("<resource>", `what to list: ${RESOURCE_NAMES.join(", ")} (singular and short names work too: sandbox, sb)`)
     .argument("[name]", "show only this one")
     .option("-A, --all-namespaces", "list every namespace you may see")
+    .option("-l, --selector <selector>", "only sandboxes whose labels it picks, in Kubernetes' syntax: team=ml, team!=web, team in (ml,web), !scratch")
     .addOption(new Option("-o, --output <format>", "output format").choices(OUTPUT_FORMATS).default("table"))
     .option("-w, --watch", "after the list, print each change as it happens")
     .action(async (resource: string, name: string | undefined, _options: unknown, command: Command) => {
@@ -100,7 +111,7 @@ export function registerGet(program: Command, io: Io): void {
       const listing = listingFor(resource);
       const session = openSession(options);
       const namespace = scope(listing, session, options);
-      const query: Query = { listing, session, namespace, name, print: { format: options.output, allNamespaces: listing.namespaced && namespace === undefined, now: new Date(), colour: io.colour } };
+      const query: Query = { listing, session, namespace, name, selector: selectorFor(listing, name, options), print: { format: options.output, allNamespaces: listing.namespaced && namespace === undefined, now: new Date(), colour: io.colour } };
       if (options.watch) return watch(query, io);
       show(query, await read(query), io, name !== undefined);
     });

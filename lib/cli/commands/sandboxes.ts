@@ -40,6 +40,7 @@ export function registerSandboxCommands(program: Command, io: Io): void {
     .option("--size <quantity>", "the claim's size, e.g. 5Gi")
     .option("--protect", "protect it from voluntary evictions with a PodDisruptionBudget")
     .option("--env <NAME=VALUE...>", "environment variables")
+    .option("-l, --label <KEY=VALUE...>", "labels to find it by (berth get sandboxes -l KEY=VALUE)")
     .option("--dry-run", "validate against the cluster and print what would be made; create nothing")
     .addOption(new Option("-o, --output <format>", "print the result as").choices(["yaml", "json", "name"]))
     .action(async (kind: string, name: string | undefined, _options: unknown, command: Command) => {

@@ -44,7 +44,7 @@ export function aRecoveredSandbox(): SandboxRecord {
   return aSandboxRecord({
     name: "agent-2",
     id: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99",
-    spec: { name: "agent-2", profile: "generic" },
+    spec: { name: "agent-2", profile: "generic", labels: { team: "ml", "example.com/owner": "dana" } },
     podName: "agent-2",
     previousNodeName: "worker-2",
     previousPodUid: "pod-uid-1",
