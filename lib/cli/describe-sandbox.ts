@@ -62,7 +62,7 @@ function disruption({ details }: SandboxRecord, now: Date): string {
     ["Reason", last.reason],
     ["At", when(last.at, now)],
     ["Pod", `${last.podUid ?? "unknown"} on ${last.nodeName ?? "an unknown node"}`],
-    ["Checkpoint Taken", last.checkpointTaken ? "yes" : "no"],
+    ["Checkpoint Taken", last.checkpointTaken ? `yes${last.checkpointFinishedAt ? `, finished ${when(last.checkpointFinishedAt, now)}` : ""}` : "no"],
     ["Message", last.message],
   ];
   if (recovery) {

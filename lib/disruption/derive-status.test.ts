@@ -140,13 +140,13 @@ describe("deriveStatus: why the pod went (Disrupted)", () => {
   it("says in the message that no checkpoint was taken", () => {
     const status = deriveStatus(observed({ pod: aPod({ ready: true, deleting: true, conditions: [aDisruptionTarget("EvictionByEvictionAPI", "Eviction API: evicting")] }) }), wasReady, now);
     expect(status.message).toBe(
-      "The pod was evicted through the Eviction API (Eviction API: evicting). Unplanned: no checkpoint was taken. The pod is terminating; agent-sandbox creates a replacement with the same name once it is gone.",
+      "The pod was evicted through the Eviction API (Eviction API: evicting). No checkpoint was taken before it went. The pod is terminating; agent-sandbox creates a replacement with the same name once it is gone.",
     );
   });
 
   it("says a pressure-evicted pod is not replaced, and how it is recovered", () => {
     expect(verdictOf(observed({ pod: anEvictedPod() })).message).toBe(
-      "The kubelet on node worker-1 evicted the pod (The node was low on resource: memory. Threshold quantity: 100Mi, available: 42Mi.). Unplanned: no checkpoint was taken. agent-sandbox does not replace a pod that ended Failed: Berth recovers the sandbox automatically if its disruption policy allows (autoRecoverFailedPods), otherwise recover it.",
+      "The kubelet on node worker-1 evicted the pod (The node was low on resource: memory. Threshold quantity: 100Mi, available: 42Mi.). No checkpoint was taken before it went. agent-sandbox does not replace a pod that ended Failed: Berth recovers the sandbox automatically if its disruption policy allows (autoRecoverFailedPods), otherwise recover it.",
     );
   });
 
@@ -273,7 +273,7 @@ describe("deriveStatus: what the recovery waits for (Recovering)", () => {
   it("is Disrupted again, saying why, when the replacement is taken away before it is Ready", () => {
     const input = observed({ pod: aPod({ uid: "pod-2", node: "worker-2", deleting: true, conditions: [aDisruptionTarget("PreemptionByScheduler")] }), node: aNode({ name: "worker-2" }) });
     expect(verdictOf(input, disruptedEarlier()).message).toBe(
-      "Node worker-1 is being drained. Unplanned: no checkpoint was taken. The replacement pod is going too (Preempted: The scheduler preempted the pod to make room for a higher-priority pod). The pod is terminating; agent-sandbox creates a replacement with the same name once it is gone.",
+      "Node worker-1 is being drained. No checkpoint was taken before it went. The replacement pod is going too (Preempted: The scheduler preempted the pod to make room for a higher-priority pod). The pod is terminating; agent-sandbox creates a replacement with the same name once it is gone.",
     );
   });
 
@@ -313,11 +313,40 @@ describe("deriveStatus: the disruption's details", () => {
     const input = observed({ pod: aPod({ ready: true, deleting: true, conditions: [aDisruptionTarget("EvictionByEvictionAPI", "Eviction API: evicting")] }), node: aNode({ cordoned: true }) });
     expect(details(input).disruption).toEqual({
       reason: "NodeDrained",
-      message: "Node worker-1 is being drained: it is cordoned and the pod was evicted (Eviction API: evicting). Unplanned: no checkpoint was taken.",
+      message: "Node worker-1 is being drained: it is cordoned and the pod was evicted (Eviction API: evicting). No checkpoint was taken before it went.",
       at: fiveMinutesAgo,
       podUid: "pod-1",
       nodeName: "worker-1",
       checkpointTaken: false,
+      checkpointFinishedAt: null,
+    });
+  });
+
+  describe("a checkpoint before it went", () => {
+    const going = (ready = true) => aPod({ ready, deleting: true, conditions: [aDisruptionTarget("EvictionByEvictionAPI", "Eviction API: evicting")] });
+    const drained = (lastCheckpoint: Observed["lastCheckpoint"]) => details(observed({ pod: going(), node: aNode({ cordoned: true }), lastCheckpoint })).disruption;
+    const finishedAt = new Date("2026-11-30T11:54:58.250Z");
+
+    it("is credited when it ran in the pod that went, and the message says when it finished", () => {
+      expect(drained({ podUid: "pod-1", finishedAt })).toMatchObject({
+        checkpointTaken: true,
+        checkpointFinishedAt: "2026-11-30T11:54:58.250Z",
+        message: expect.stringMatching(/A checkpoint that finished at 2026-11-30T11:54:58.250Z saved its work first\.$/),
+      });
+    });
+
+    it("is not credited when it ran in an earlier pod", () => {
+      expect(drained({ podUid: "pod-0", finishedAt })?.checkpointTaken).toBe(false);
+    });
+
+    it("is not credited when Berth did not know the pod it ran in", () => {
+      expect(drained({ podUid: null, finishedAt })?.checkpointTaken).toBe(false);
+    });
+
+    it("stays credited while the same pod goes, without looking it up again", () => {
+      const first = deriveStatus(observed({ pod: going(), node: aNode({ cordoned: true }), lastCheckpoint: { podUid: "pod-1", finishedAt } }), wasReady, now);
+      const later = deriveStatus(observed({ pod: going(false), node: aNode({ cordoned: true }) }), first, now);
+      expect(readDisruptionDetails(later.details).disruption?.checkpointTaken).toBe(true);
     });
   });
 

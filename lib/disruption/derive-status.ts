@@ -14,7 +14,8 @@ export type { Observed, ObservedClaim, ObservedEvent, ObservedNode, ObservedPod,
 // went), carried in `details` until the next disruption replaces it. Pure, so every case is a
 // table row.
 
-const NO_CHECKPOINT = "Unplanned: no checkpoint was taken.";
+const NO_CHECKPOINT = "No checkpoint was taken before it went.";
+const checkpointedAt = (at: string) => `A checkpoint that finished at ${at} saved its work first.`;
 
 /** What the sandbox looks like now, and the disruption history to carry into the next derivation. */
 interface Outcome {
@@ -39,7 +40,7 @@ function derive(observed: Observed, previous: Identity, past: DisruptionDetails,
   const finding = pod ? classifyDisruption(pod, node) : null;
   const open = isOpen(past) ? past.disruption : null;
   const replacement = open && pod && pod.metadata?.uid !== open.podUid ? pod : null;
-  if (pod && finding && !replacement) return disrupted(recordOf(finding, pod, open, now), recoveryWhileGoing(pod, node, finding), null);
+  if (pod && finding && !replacement) return disrupted(recordOf(finding, pod, open, observed.lastCheckpoint ?? null, now), recoveryWhileGoing(pod, node, finding), null);
   // A replacement that never served is part of the same recovery, measured from the first
   // disruption: one taken away too sends the sandbox back to waiting for the next; one whose
   // node is down (not yet deleted) is a replacement waiting for its node, below.
@@ -66,16 +67,20 @@ function undisrupted(observed: Observed, pod: ObservedPod | null): Verdict {
  * kept (later signals, such as the taint manager's deletion after a node loss, refine the reason
  * but the sandbox stopped serving at the first).
  */
-function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: DisruptionRecord | null, now: Date): DisruptionRecord {
+function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: DisruptionRecord | null, lastCheckpoint: Observed["lastCheckpoint"], now: Date): DisruptionRecord {
   const podUid = pod.metadata?.uid ?? null;
   const same = open?.podUid === podUid ? open : null;
+  const at = same?.at ?? finding.at ?? now.toISOString();
+  // Matched by the pod it ran in, not by time: Berth's clock and the cluster's need not agree.
+  const saved = same?.checkpointFinishedAt ?? (podUid !== null && lastCheckpoint?.podUid === podUid ? lastCheckpoint.finishedAt.toISOString() : null);
   return {
     reason: finding.reason,
-    message: `${finding.what}. ${NO_CHECKPOINT}`,
-    at: same?.at ?? finding.at ?? now.toISOString(),
+    message: `${finding.what}. ${saved ? checkpointedAt(saved) : NO_CHECKPOINT}`,
+    at,
     podUid,
     nodeName: pod.spec?.nodeName ?? null,
-    checkpointTaken: false,
+    checkpointTaken: saved !== null,
+    checkpointFinishedAt: saved,
   };
 }
 
@@ -99,6 +104,7 @@ function vanished(previous: Identity, pod: ObservedPod | null, now: Date): Disru
     podUid: previous.podUid,
     nodeName: previous.nodeName,
     checkpointTaken: false,
+    checkpointFinishedAt: null,
   };
 }
 

@@ -84,6 +84,12 @@ export interface Observed {
   events: ObservedEvent[];
   /** The record says Berth deleted it. */
   deleted: boolean;
+  /**
+   * The sandbox's last successful checkpoint: the pod it ran in and when it finished. Looked up
+   * only when a disruption is first recorded (status-reconciler.ts), to say whether the going
+   * pod's work was saved first.
+   */
+  lastCheckpoint?: { podUid: string | null; finishedAt: Date } | null;
 }
 
 export const podCondition = (pod: ObservedPod | null, type: string) => pod?.status?.conditions?.find((one) => one.type === type);

@@ -102,7 +102,7 @@ export function aNode(overrides: NodeOverrides = {}): ObservedNode {
 export const aLostNode = (overrides: NodeOverrides = {}) => aNode({ ready: "Unknown", unreachable: true, ...overrides });
 
 export function aDisruption(overrides: Partial<DisruptionRecord> = {}): DisruptionRecord {
-  return { reason: "NodeDrained", message: "Node worker-1 is being drained. Unplanned: no checkpoint was taken.", at: fiveMinutesAgo, podUid: "pod-1", nodeName: "worker-1", checkpointTaken: false, ...overrides };
+  return { reason: "NodeDrained", message: "Node worker-1 is being drained. No checkpoint was taken before it went.", at: fiveMinutesAgo, podUid: "pod-1", nodeName: "worker-1", checkpointTaken: false, ...overrides };
 }
 
 export function aRecovery(overrides: Partial<RecoveryRecord> = {}): RecoveryRecord {

@@ -9,6 +9,8 @@ export const checkpointSchema = z.object({
   id: z.uuid(),
   sandboxId: z.uuid(),
   trigger: checkpointTriggerSchema,
+  /** The pod it ran in (null for checkpoints recorded before Berth kept it). */
+  podUid: z.string().nullable(),
   result: checkpointResultSchema,
   startedAt: instantSchema,
   finishedAt: instantSchema.nullable(),

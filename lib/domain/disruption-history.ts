@@ -47,8 +47,13 @@ export const disruptionRecordSchema = z.object({
   at: z.iso.datetime(),
   podUid: z.string().nullable(),
   nodeName: z.string().nullable(),
-  /** Unplanned disruptions give no chance to save work: always false for them, and the message says so. */
+  /**
+   * A checkpoint saved the pod's work before it went: one that succeeded during the pod's life
+   * (a Berth maintenance run takes one before it evicts). The message says which, or that none was.
+   */
   checkpointTaken: z.boolean(),
+  /** When that checkpoint finished (absent in records written before it was kept). */
+  checkpointFinishedAt: z.iso.datetime().nullable().optional(),
 });
 export type DisruptionRecord = z.infer<typeof disruptionRecordSchema>;
 

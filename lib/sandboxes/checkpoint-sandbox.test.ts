@@ -96,7 +96,7 @@ describe("while a checkpoint runs", () => {
 describe("a console that stopped mid-checkpoint", () => {
   it("has the checkpoint closed as Failed by the next one, and the timeline says why", async () => {
     const record = await world.readySandbox({ name: `ckpt-${++counter}` });
-    const left = await world.deps.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger: "Manual", startedAt: new Date() });
+    const left = await world.deps.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger: "Manual", startedAt: new Date(), podUid: record.podUid });
     const next = new StatusReconciler({ connection: world.deps.connection, store: world.deps.store, sandboxApiVersion: "v1beta1", labelPrefix: "berth.dev", inFlight: new OperationsInFlight(), live: new LiveSandboxes() });
     await next.start();
     next.stop();

@@ -41,7 +41,7 @@ async function runCheckpoint(deps: ActionDeps, record: SandboxRecord, podUid: st
   const policy = policyOf(record);
   const graceSeconds = graceSecondsOf(policy);
   const target = { namespace: record.namespace, pod: record.name, container: AGENT_CONTAINER_NAME };
-  const started = await deps.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger, startedAt: now() });
+  const started = await deps.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger, startedAt: now(), podUid: podUid || null });
   await recordTimelineEvent(deps.store.timeline, {
     sandboxId: record.id,
     type: "Checkpoint",

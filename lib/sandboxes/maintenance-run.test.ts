@@ -1,5 +1,6 @@
 import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import type { MaintenanceRun } from "../domain/maintenance.ts";
 import { maintenanceOptionsSchema } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
@@ -77,6 +78,14 @@ describe("maintenance of a node whose sandboxes checkpoint fine", () => {
     expect(checkpoints.map((one) => [one.trigger, one.result])).toEqual([["Maintenance", "Succeeded"]]);
   });
 
+  it("records each sandbox's disruption as saved by the checkpoint taken before it", async () => {
+    const records = await Promise.all(Object.values(maintained.sandboxes).map((one) => maintained.world.deps.store.sandboxes.getSandbox(one.id)));
+    expect(records.map((record) => readDisruptionDetails(record!.details).disruption)).toEqual([
+      expect.objectContaining({ checkpointTaken: true, message: expect.stringContaining("saved its work first") }),
+      expect.objectContaining({ checkpointTaken: true, message: expect.stringContaining("saved its work first") }),
+    ]);
+  });
+
   it("puts the protected sandbox's budget back once its replacement is Ready", async () => {
     expect([await budgetMinAvailable(maintained.world, "guarded"), run.relaxedBudgets]).toEqual([1, []]);
   });
@@ -143,7 +152,7 @@ async function runLeftBehind(maintained: Maintained): Promise<MaintenanceRun> {
   const left = await maintenanceIn(world, { writer: { replica: "stopped", leading: () => false, fence: () => undefined } }).request("worker-1", OPTIONS);
   await store.maintenance.takeRun(left.id, "stopped-writer");
   const budget = { namespace: "default", name: podDisruptionBudgetName("guarded") };
-  const saved = await store.checkpoints.startCheckpoint({ sandboxId: sandboxes.saved!.id, trigger: "Maintenance", startedAt: new Date() });
+  const saved = await store.checkpoints.startCheckpoint({ sandboxId: sandboxes.saved!.id, trigger: "Maintenance", startedAt: new Date(), podUid: sandboxes.saved!.podUid });
   await store.checkpoints.finishCheckpoint(saved.id, { result: "Succeeded", markerWritten: true }, new Date());
   const step = (name: string) => left.progress.sandboxes.find((entry) => entry.name === name)!;
   await store.maintenance.saveProgress(left.id, {

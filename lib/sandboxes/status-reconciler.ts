@@ -4,10 +4,13 @@ import { sandboxResources, type SandboxResources } from "../kube/sandbox-resourc
 import type { WatchCacheStats } from "../kube/watch-cache.ts";
 import { WorkQueue, type ReconcileResult } from "../platform/work-queue.ts";
 import type { Store, WriterFence } from "../store/index.ts";
-import { deriveStatus } from "../disruption/derive-status.ts";
+import { deriveStatus, type Observed } from "../disruption/derive-status.ts";
+import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import { deriveProtection, withProtection } from "../disruption/eviction-protection.ts";
 import type { MaintenancePreview } from "../domain/maintenance-preview.ts";
 import type { NodeView } from "../domain/node-view.ts";
+import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { Volume } from "../domain/volume.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
@@ -210,6 +213,18 @@ export class StatusReconciler {
     if (this.leading()) await this.upkeep.discover(namespace, name);
   }
 
+  /**
+   * The status the cluster shows. A disruption seen for the first time asks the store once for
+   * the last successful checkpoint, so its record says whether the pod's work was saved first.
+   */
+  private async derive(observed: Observed, record: SandboxRecord): Promise<SandboxStatus> {
+    const derived = deriveStatus(observed, record, this.now());
+    const seen = readDisruptionDetails(derived.details).disruption;
+    if (!seen || seen.checkpointTaken || readDisruptionDetails(record.details).disruption?.podUid === seen.podUid) return derived;
+    const lastCheckpoint = await this.options.store.checkpoints.lastSucceeded(record.id);
+    return lastCheckpoint?.podUid === seen.podUid ? deriveStatus({ ...observed, lastCheckpoint }, record, this.now()) : derived;
+  }
+
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<ReconcileResult | void> {
     const { store, live } = this.options;
@@ -243,7 +258,7 @@ export class StatusReconciler {
       pod: observed.pod,
       node: observed.node ?? null,
     });
-    const derived = withProtection(this.verification.withResults(deriveStatus(observed, record, this.now())), protection, record.conditions, this.now());
+    const derived = withProtection(this.verification.withResults(await this.derive(observed, record)), protection, record.conditions, this.now());
     const next = (await this.options.checkpointing?.anywhere(id)) ? checkpointing(derived) : derived;
     const fence = this.fence();
     if (detailsChanged(record, next) || changed(record, next)) {

@@ -13,7 +13,7 @@ const after = (ms: number) => new Date(startedAt.getTime() + ms);
 
 async function aRunningCheckpoint() {
   const sandbox = await store.sandboxes.recordSandbox(aNewSandbox());
-  return store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Maintenance", startedAt });
+  return store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Maintenance", startedAt, podUid: "pod-1" });
 }
 
 describe(`checkpoints (${testStoreKind})`, () => {
@@ -44,10 +44,28 @@ describe(`checkpoints (${testStoreKind})`, () => {
 
   it("list a sandbox's checkpoints newest first", async () => {
     const sandbox = await store.sandboxes.recordSandbox(aNewSandbox());
-    await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Manual", startedAt });
-    await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Maintenance", startedAt: after(60_000) });
+    await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Manual", startedAt, podUid: "pod-1" });
+    await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Maintenance", startedAt: after(60_000), podUid: "pod-1" });
     const listed = await store.checkpoints.listCheckpoints(sandbox.id);
     expect(listed.map((checkpoint) => checkpoint.trigger)).toEqual(["Maintenance", "Manual"]);
+  });
+});
+
+describe(`a sandbox's last successful checkpoint (${testStoreKind})`, () => {
+  it("is the one that finished last among those that succeeded, with the pod it ran in", async () => {
+    const sandbox = await store.sandboxes.recordSandbox(aNewSandbox());
+    const older = await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Manual", startedAt, podUid: "pod-1" });
+    await store.checkpoints.finishCheckpoint(older.id, { result: "Succeeded", markerWritten: true }, after(1_000));
+    const newer = await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Maintenance", startedAt: after(60_000), podUid: "pod-2" });
+    await store.checkpoints.finishCheckpoint(newer.id, { result: "Succeeded", markerWritten: true }, after(61_000));
+    const failed = await store.checkpoints.startCheckpoint({ sandboxId: sandbox.id, trigger: "Manual", startedAt: after(120_000), podUid: "pod-3" });
+    await store.checkpoints.finishCheckpoint(failed.id, { result: "Failed", markerWritten: false }, after(121_000));
+    expect(await store.checkpoints.lastSucceeded(sandbox.id)).toEqual({ podUid: "pod-2", finishedAt: after(61_000) });
+  });
+
+  it("is none for a sandbox never checkpointed", async () => {
+    const sandbox = await store.sandboxes.recordSandbox(aNewSandbox());
+    expect(await store.checkpoints.lastSucceeded(sandbox.id)).toBeNull();
   });
 });
 

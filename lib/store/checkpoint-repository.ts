@@ -8,7 +8,7 @@ const toCheckpoint = (row: CheckpointRow): Checkpoint => checkpointSchema.parse(
 
 export function checkpointRepository(db: Db) {
   return {
-    async startCheckpoint(request: { sandboxId: string; trigger: Checkpoint["trigger"]; startedAt: Date }): Promise<Checkpoint> {
+    async startCheckpoint(request: { sandboxId: string; trigger: Checkpoint["trigger"]; startedAt: Date; podUid: string | null }): Promise<Checkpoint> {
       return toCheckpoint(await db.checkpoint.create({ data: request }));
     },
 
@@ -52,6 +52,12 @@ export function checkpointRepository(db: Db) {
     async finishedOutcomes(): Promise<{ result: Checkpoint["result"]; durationMs: number | null }[]> {
       const rows = await db.checkpoint.findMany({ where: { result: { not: "Running" } }, select: { result: true, durationMs: true } });
       return rows.map((row) => ({ result: checkpointSchema.shape.result.parse(row.result), durationMs: row.durationMs }));
+    },
+
+    /** The sandbox's last successful checkpoint: the pod it ran in and when it finished; null when none has succeeded. */
+    async lastSucceeded(sandboxId: string): Promise<{ podUid: string | null; finishedAt: Date } | null> {
+      const row = await db.checkpoint.findFirst({ where: { sandboxId, result: "Succeeded", finishedAt: { not: null } }, orderBy: { finishedAt: "desc" }, select: { podUid: true, finishedAt: true } });
+      return row ? { podUid: row.podUid, finishedAt: row.finishedAt! } : null;
     },
 
     /** Newest first. */

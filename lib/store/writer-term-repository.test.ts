@@ -67,7 +67,7 @@ describe(`the writer's term (${testStoreKind})`, () => {
   it("refuses to close an interrupted checkpoint for a deposed leader", async () => {
     const lease = aLease();
     const record = await database.store.sandboxes.recordSandbox(aNewSandbox());
-    const running = await database.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger: "Manual", startedAt: now });
+    const running = await database.store.checkpoints.startCheckpoint({ sandboxId: record.id, trigger: "Manual", startedAt: now, podUid: null });
     await database.store.writerTerms.claim({ lease, term: 11 }, "replica-b", now);
     await expect(database.store.checkpoints.failInterrupted(now, new Set(), { lease, term: 10 })).rejects.toThrow(DeposedWriterError);
     expect((await database.store.checkpoints.listCheckpoints(record.id)).map((one) => [one.id, one.result])).toEqual([[running.id, "Running"]]);

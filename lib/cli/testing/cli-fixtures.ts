@@ -127,6 +127,7 @@ export function aCheckpoint(overrides: Partial<Checkpoint> = {}): Checkpoint {
     id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
     sandboxId: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99",
     trigger: "Maintenance",
+    podUid: "pod-uid-1",
     result: "Succeeded",
     startedAt: ago(7 * MINUTE),
     finishedAt: ago(7 * MINUTE - 2_100),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Checkpoint" ADD COLUMN     "podUid" TEXT;
