@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { expectGolden } from "../testing/golden-files.ts";
 import { describeSandbox } from "./describe-sandbox.ts";
 import { wantsColour } from "./io.ts";
-import { OUTPUT_FORMATS, printItems } from "./printers.ts";
+import { columnWidths, OUTPUT_FORMATS, printItems } from "./printers.ts";
 import { MAINTENANCE_RUNS, NODES, SANDBOXES, STORAGE_CLASSES, VOLUMES } from "./resource-kinds.ts";
 import { aCheckpoint, aMaintenanceRun, aNode, aRecoveredSandbox, aSandboxRecord, aStorageClass, aVolume, anEvent, NOW } from "./testing/cli-fixtures.ts";
 
@@ -31,6 +31,13 @@ describe("berth get sandboxes", () => {
   it("colours the phase only when asked to", () => {
     const [, row] = printItems(SANDBOXES, [aSandboxRecord({ phase: "Ready" })], { ...options("table"), colour: true }).split("\n");
     expect(row).toContain("\u001b[32mReady\u001b[39m");
+  });
+
+  it("lines a watch's later row up under the table it printed first", () => {
+    const sandboxes = [aSandboxRecord(), aRecoveredSandbox()];
+    const [header] = printItems(SANDBOXES, sandboxes, options("table")).split("\n");
+    const later = printItems(SANDBOXES, [aSandboxRecord({ name: "a" })], { ...options("table"), noHeaders: true, minWidths: columnWidths(SANDBOXES, sandboxes, options("table")) });
+    expect([later.indexOf("Ready"), later.indexOf("<none>"), later.indexOf("worker-1")]).toEqual([header!.indexOf("PHASE"), header!.indexOf("REASON"), header!.indexOf("NODE")]);
   });
 
   it("prints nothing for an empty list in a table (the command says so on standard error)", () => {

@@ -1,5 +1,6 @@
 import Table from "cli-table3";
 import pc from "picocolors";
+import { stripVTControlCharacters } from "node:util";
 import { stringify } from "yaml";
 
 // How `berth get` prints what it got, in kubectl's formats: a table of columns (more of them
@@ -30,6 +31,8 @@ export interface PrintOptions {
   colour: boolean;
   /** Leave out the header (a watch prints it once). */
   noHeaders?: boolean;
+  /** Pad each column to at least this many characters, so a watch's later rows line up under its table. */
+  minWidths?: readonly number[];
 }
 
 export interface Printable<Item> {
@@ -62,6 +65,22 @@ function columnsFor<Item>(printable: Printable<Item>, options: PrintOptions): Co
   return options.allNamespaces && printable.namespaceOf ? [{ header: "NAMESPACE", value: (item) => printable.namespaceOf!(item) }, ...chosen] : chosen;
 }
 
+function cellsOf<Item>(printable: Printable<Item>, items: Item[], options: PrintOptions): { header: string[]; rows: string[][] } {
+  const columns = columnsFor(printable, options);
+  const cell: Cell = { now: options.now, tone: toneIn(options.colour) };
+  return { header: columns.map((column) => column.header), rows: items.map((item) => columns.map((column) => column.value(item, cell))) };
+}
+
+/** Colour codes take no room on the screen. */
+const widthOf = (text: string) => stripVTControlCharacters(text).length;
+const padTo = (text: string, width: number) => text + " ".repeat(Math.max(0, width - widthOf(text)));
+
+/** How wide each column of a table of these items is, its header included. */
+export function columnWidths<Item>(printable: Printable<Item>, items: Item[], options: PrintOptions): number[] {
+  const { header, rows } = cellsOf(printable, items, options);
+  return header.map((title, index) => Math.max(widthOf(title), ...rows.map((row) => widthOf(row[index]!))));
+}
+
 /** One object, or a list, in JSON or YAML: a list as `{items: [...]}`, as the API answers it. */
 export function serialized(value: unknown, format: "json" | "yaml"): string {
   const plain = JSON.parse(JSON.stringify(value)) as unknown;
@@ -78,9 +97,9 @@ export function printItems<Item>(printable: Printable<Item>, items: Item[], opti
     case "table":
     case "wide": {
       if (items.length === 0) return "";
-      const columns = columnsFor(printable, options);
-      const cell: Cell = { now: options.now, tone: toneIn(options.colour) };
-      return `${table(options.noHeaders ? null : columns.map((column) => column.header), items.map((item) => columns.map((column) => column.value(item, cell))))}\n`;
+      const { header, rows } = cellsOf(printable, items, options);
+      const padded = rows.map((row) => row.map((text, index) => padTo(text, options.minWidths?.[index] ?? 0)));
+      return `${table(options.noHeaders ? null : header, padded)}\n`;
     }
   }
 }

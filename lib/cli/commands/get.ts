@@ -4,7 +4,7 @@ import { coalesced } from "../coalesced.ts";
 import { dropNotice, startFollowing, untilInterrupted } from "../event-stream.ts";
 import type { Io } from "../io.ts";
 import { findSandbox, listingFor, RESOURCE_NAMES, type Listing } from "../listings.ts";
-import { OUTPUT_FORMATS, printItems, type OutputFormat, type PrintOptions } from "../printers.ts";
+import { columnWidths, OUTPUT_FORMATS, printItems, type OutputFormat, type PrintOptions } from "../printers.ts";
 import { openSession, type GlobalOptions, type Session } from "../session.ts";
 
 // berth get RESOURCE [NAME] [-n NS | -A] [-l SELECTOR] [-o FORMAT] [-w]
@@ -64,15 +64,22 @@ const keyOf = (listing: Listing<unknown>, item: unknown) => `${listing.printable
  */
 async function watch(query: Query, io: Io): Promise<void> {
   const { listing, session, name, print } = query;
-  const line = (item: unknown) => printItems(listing.printable, [item], { ...print, now: new Date(), noHeaders: true });
-  const shown = new Map<string, { item: unknown; line: string }>();
+  // Later rows are padded to the table's columns (widening as rows need), so they line up under it.
+  let widths: number[] = [];
+  const line = (item: unknown) => {
+    const options = { ...print, now: new Date(), noHeaders: true, minWidths: widths };
+    widths = columnWidths(listing.printable, [item], options).map((width, index) => Math.max(width, widths[index] ?? 0));
+    return printItems(listing.printable, [item], { ...options, minWidths: widths });
+  };
+  // A row is printed again when its object changed, not when its age ticked over.
+  const shown = new Map<string, { item: unknown; state: string }>();
   const refresh = async () => {
     const items = (await listing.list(session, query.namespace, query.selector)).filter((item) => name === undefined || listing.printable.nameOf(item) === name);
     const now = new Map(items.map((item) => [keyOf(listing, item), item]));
     for (const [key, item] of now) {
-      const printed = line(item);
-      if (shown.get(key)?.line !== printed) io.out(printed);
-      shown.set(key, { item, line: printed });
+      const state = JSON.stringify(item);
+      if (shown.get(key)?.state !== state) io.out(line(item));
+      shown.set(key, { item, state });
     }
     for (const [key, { item }] of [...shown].filter(([key]) => !now.has(key))) {
       shown.delete(key);
@@ -91,7 +98,8 @@ async function watch(query: Query, io: Io): Promise<void> {
   });
   const first = await read(query);
   show(query, first, io, false);
-  for (const item of first) shown.set(keyOf(listing, item), { item, line: line(item) });
+  widths = first.length > 0 ? columnWidths(listing.printable, first, print) : [];
+  for (const item of first) shown.set(keyOf(listing, item), { item, state: JSON.stringify(item) });
   changes.start();
   await done;
 }
