@@ -61,8 +61,10 @@ function assemble(appDir: string): void {
         : `${from} is missing`);
     }
     // Relative symlinks (Turbopack links .next/node_modules/<pkg>-<hash> into node_modules) stay
-    // as they are, as Docker's COPY keeps them.
-    cpSync(source, path.join(appDir, to), { recursive: true, verbatimSymlinks: true });
+    // as they are, as Docker's COPY keeps them. The links `npm start` puts where the later copies
+    // go (scripts/start.ts) are not the build's: the later copies take their place.
+    const linkedByStart = new Set(STANDALONE_LAYOUT.filter((copy) => copy.part === "assets").map((copy) => path.join(root, ".next/standalone", copy.to)));
+    cpSync(source, path.join(appDir, to), { recursive: true, verbatimSymlinks: true, filter: (entry) => !(linkedByStart.has(entry) && lstatSync(entry).isSymbolicLink()) });
   }
   if (!existsSync(path.join(appDir, "server.js"))) fail(".next/standalone/server.js is missing: is output: \"standalone\" still set in next.config.ts?");
 }
