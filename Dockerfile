@@ -9,8 +9,8 @@
 # Two stages: `build` installs everything (dev dependencies included: TypeScript, Prisma's CLI,
 # esbuild) and runs `next build` and the CLI's bundling; the run stage gets only Next.js's
 # standalone output and the one-file `berth`, so no dev dependency and no full node_modules reach
-# the image. `kubectl exec deploy/berth -- berth get sandboxes --server http://127.0.0.1:3000`
-# works from inside.
+# the image. `kubectl exec deploy/berth -- berth get sandboxes -A --server http://127.0.0.1:3000
+# --token "$TOKEN"` works from inside.
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app

@@ -4,6 +4,7 @@
 //   npx tsx scripts/build-cli.ts [output]        (default dist/berth.mjs)
 import { chmodSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 
 const root = path.join(import.meta.dirname, "..");
@@ -31,7 +32,8 @@ export async function buildCli(output = path.join(root, CLI_BUNDLE)): Promise<{ 
     target: "node22",
     format: "esm",
     minify: true,
-    legalComments: "linked",
+    // The bundled packages' licence notices stay in the one file the image carries.
+    legalComments: "eof",
     metafile: true,
     define: { BERTH_CLI_VERSION: JSON.stringify(version), "process.env.NODE_ENV": '"production"' },
     // CommonJS packages bundled into an ES module still call require() for Node's own modules.
@@ -43,7 +45,7 @@ export async function buildCli(output = path.join(root, CLI_BUNDLE)): Promise<{ 
   return { bytes: result.metafile.outputs[path.relative(process.cwd(), output)]?.bytes ?? 0 };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const output = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
   const { bytes } = await buildCli(output);
   console.log(`berth bundled into ${output ?? CLI_BUNDLE} (${(bytes / 1024).toFixed(0)} KiB)`);

@@ -3,14 +3,15 @@ import { cliTokenSchema, pkceChallengeOf } from "@/lib/domain/cli-sign-in.ts";
 import type { Session } from "@/lib/identity/sealed-cookies.ts";
 import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
-// berth login's part of the API: what /auth/sign-in takes from the CLI, and the exchange of the
-// loopback's code for a Berth token, which only the verifier the sign-in began with can make.
-// (The whole round trip, through a browser and the provider, is e2e/cli-login.flow.spec.ts.)
+// berth login's part of the API, on a Berth that signs people in with an OpenID provider (the
+// embedded one): what /auth/sign-in takes from the CLI, and the exchange of the loopback's code
+// for a Berth token, which only the verifier the sign-in began with can make. (The whole round
+// trip, through a browser and the provider, is e2e/cli-login.flow.spec.ts.)
 
 let api: ApiUnderTest;
 
 beforeAll(async () => {
-  api = await startApiUnderTest();
+  api = await startApiUnderTest({ BERTH_AUTH_MODE: "oidc" });
 }, 120_000);
 afterAll(() => api?.stop(), 120_000);
 
@@ -36,9 +37,14 @@ describe("GET /auth/sign-in for berth login", () => {
     expect(await api.call("signIn", null, { query: { cliRedirect, cliState } })).toMatchObject({ status: 400, json: { code: "cli-sign-in-incomplete" } });
   });
 
-  it("says, where no OpenID provider signs people in, to log in with a token", async () => {
-    const answer = await api.call("signIn", null, { query: await cliQuery() });
-    expect(answer).toMatchObject({ status: 400, json: { code: "cli-sign-in-off", detail: expect.stringContaining("berth login --token") } });
+  it("refuses localhost, which may resolve elsewhere: only a loopback IP address", async () => {
+    const answer = await api.call("signIn", null, { query: { ...(await cliQuery()), cliRedirect: "http://localhost:41234/callback" } });
+    expect(answer.status).toBe(400);
+  });
+
+  it("sends the browser to the provider asking the person to sign in, so no page can sign the CLI in unseen", async () => {
+    const answer = await api.call("signIn", null, { query: await cliQuery(), headers: { host: new URL(api.runtime.config.auth.publicUrl).host } });
+    expect([answer.status, new URL(answer.headers.get("location")!).searchParams.get("prompt")]).toEqual([303, expect.stringContaining("login")]);
   });
 });
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { stripVTControlCharacters } from "node:util";
 import type { BerthClient } from "../client/berth-client.ts";
 import { pkceChallengeOf, type CliToken } from "../domain/cli-sign-in.ts";
 import type { Io } from "./io.ts";
@@ -34,7 +35,8 @@ function answer(response: ServerResponse, status: number, html: string): void {
 
 /** The desktop's way to open an address; a failure only means the person opens it themselves. */
 function openInBrowser(url: string): void {
-  const [command, ...args] = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  // Not `cmd /c start`: cmd would split the address at its "&"s.
+  const [command, ...args] = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["rundll32", "url.dll,FileProtocolHandler", url] : ["xdg-open", url];
   const child = spawn(command!, args, { stdio: "ignore", detached: true });
   child.on("error", () => undefined);
   child.unref();
@@ -53,7 +55,8 @@ export async function signInThroughBrowser({ client, io, openBrowser, timeoutMs 
     if (url.pathname === "/favicon.ico") return void response.writeHead(204, { Connection: "close" }).end();
     // Anything but the one answer to this sign-in (a favicon, another tab, a stale redirect) is turned away.
     if (url.pathname !== "/callback" || url.searchParams.get("state") !== state) return answer(response, 404, page("Not this sign-in", "This address only takes the answer to the berth login that is waiting."));
-    const refused = url.searchParams.get("error_description") ?? url.searchParams.get("error");
+    // Shown on a terminal: no control characters from a URL anyone could have made.
+    const refused = stripVTControlCharacters(url.searchParams.get("error_description") ?? url.searchParams.get("error") ?? "").replace(/[\u0000-\u001f\u007f]/g, " ");
     if (refused) {
       answer(response, 200, page("Not signed in", `${escapeHtml(refused)}<br>Run berth login again.`));
       return settle!.reject(new SignInAbandonedError(`The sign-in failed: ${refused}`));
@@ -67,7 +70,10 @@ export async function signInThroughBrowser({ client, io, openBrowser, timeoutMs 
       (error: Error) => answer(response, 200, page("Not signed in", `${escapeHtml(error.message)}<br>Run berth login again.`)),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) => reject(new SignInAbandonedError(`berth login could not listen on a loopback port for the browser's answer: ${error.message}`)));
+    server.listen(0, "127.0.0.1", resolve);
+  });
   try {
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
     const query = { cliRedirect: redirectUri, cliChallenge: challenge, cliState: state };

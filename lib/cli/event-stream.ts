@@ -65,10 +65,16 @@ export async function followEvents(client: BerthClient, options: FollowOptions):
  * Starts following and resolves once the stream is open, so that what the command reads next
  * misses nothing that happens after it; `done` settles when the following ends.
  */
-export async function startFollowing(client: BerthClient, options: Omit<FollowOptions, "onOpen">): Promise<{ done: Promise<void> }> {
+export async function startFollowing(client: BerthClient, options: FollowOptions): Promise<{ done: Promise<void> }> {
   let opened!: () => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
-  const done = followEvents(client, { ...options, onOpen: () => opened() });
+  const done = followEvents(client, {
+    ...options,
+    onOpen: () => {
+      opened();
+      options.onOpen?.();
+    },
+  });
   await Promise.race([open, done]);
   return { done };
 }

@@ -54,9 +54,14 @@ describe("the session of a command", () => {
 describe("a Berth token renewed by the server", () => {
   let server: Server;
   let url: string;
+  let sent: string[];
   beforeEach(async () => {
     // A Berth whose every answer carries a renewed token, as one does after refreshing a sign-in.
-    server = createServer((_request, response) => response.writeHead(200, { "Content-Type": "application/json", [RENEWED_TOKEN_HEADER]: "berth_renewed" }).end(JSON.stringify({ status: "ok" })));
+    sent = [];
+    server = createServer((request, response) => {
+      sent.push(request.headers.authorization ?? "");
+      response.writeHead(200, { "Content-Type": "application/json", [RENEWED_TOKEN_HEADER]: "berth_renewed" }).end(JSON.stringify({ status: "ok" }));
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     writeConfig(env.BERTH_CONFIG!, withContext({ contexts: [] }, { name: "local", server: url, token: "berth_first" }));
@@ -71,5 +76,12 @@ describe("a Berth token renewed by the server", () => {
   it("is not kept when the token came from BERTH_TOKEN rather than the context", async () => {
     await openSession({}, { ...env, BERTH_TOKEN: "berth_from-env" }).client.liveness({});
     expect(readConfig(env.BERTH_CONFIG!).contexts[0]?.token).toBe("berth_first");
+  });
+
+  it("is what the command sends from then on", async () => {
+    const client = openSession({}, env).client;
+    await client.liveness({});
+    await client.liveness({});
+    expect(sent).toEqual(["Bearer berth_first", "Bearer berth_renewed"]);
   });
 });

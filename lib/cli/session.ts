@@ -1,5 +1,5 @@
 import { createBerthClient, type BerthClient } from "../client/berth-client.ts";
-import { RENEWED_TOKEN_HEADER } from "../domain/cli-sign-in.ts";
+import { BERTH_TOKEN_PREFIX, RENEWED_TOKEN_HEADER } from "../domain/cli-sign-in.ts";
 import { configPath, currentContext, readConfig, writeConfig, type CliConfig, type CliContext, type Environment } from "./cli-config.ts";
 
 // Which Berth a command talks to, and as whom: the server from --server, else BERTH_SERVER, else
@@ -38,17 +38,28 @@ export const USER_AGENT = { "User-Agent": "berth-cli" };
 
 /**
  * A Berth token's provider tokens expire; Berth refreshes them and hands back a new Berth token
- * in a header. The context keeps it, so the next command goes on as the same sign-in.
+ * in a header. Every later request of this command sends the new one (a long `get -w` or `top`
+ * goes on as the same sign-in), and `keep` stores it for the next command.
  */
-function keepingRenewedTokens(configFile: string, contextName: string): typeof fetch {
+function renewingToken(first: string, keep: ((token: string) => void) | null): typeof fetch {
+  let current = first;
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set("Authorization", `Bearer ${current}`);
+    const response = await fetch(input, { ...init, headers });
     const renewed = response.headers.get(RENEWED_TOKEN_HEADER);
-    if (renewed) {
-      const config = readConfig(configFile);
-      writeConfig(configFile, { ...config, contexts: config.contexts.map((one) => (one.name === contextName ? { ...one, token: renewed } : one)) });
+    if (renewed && renewed !== current) {
+      current = renewed;
+      keep?.(renewed);
     }
     return response;
+  };
+}
+
+function keptInContext(configFile: string, contextName: string): (token: string) => void {
+  return (token) => {
+    const config = readConfig(configFile);
+    writeConfig(configFile, { ...config, contexts: config.contexts.map((one) => (one.name === contextName ? { ...one, token } : one)) });
   };
 }
 
@@ -63,6 +74,7 @@ export function openSession(options: GlobalOptions, env: Environment = process.e
   const sameServer = context !== null && context.server.replace(/\/+$/, "") === server.replace(/\/+$/, "");
   const token = options.token ?? env.BERTH_TOKEN ?? (sameServer ? context.token : undefined);
   const fromContext = token !== undefined && options.token === undefined && env.BERTH_TOKEN === undefined;
-  const client = createBerthClient({ server, ...(token ? { token } : {}), headers: USER_AGENT, ...(fromContext ? { fetch: keepingRenewedTokens(configFile, context!.name) } : {}) });
+  const renewing = token !== undefined && token.startsWith(BERTH_TOKEN_PREFIX) ? { fetch: renewingToken(token, fromContext ? keptInContext(configFile, context!.name) : null) } : {};
+  const client = createBerthClient({ server, ...(token ? { token } : {}), headers: USER_AGENT, ...renewing });
   return { server, token, namespace: options.namespace ?? (sameServer ? context.namespace : undefined), client, configFile, config };
 }

@@ -331,7 +331,7 @@ describe("deriveStatus: the disruption's details", () => {
       expect(drained({ podUid: "pod-1", finishedAt })).toMatchObject({
         checkpointTaken: true,
         checkpointFinishedAt: "2026-11-30T11:54:58.250Z",
-        message: expect.stringMatching(/A checkpoint that finished at 2026-11-30T11:54:58.250Z saved its work first\.$/),
+        message: expect.stringMatching(/The last successful checkpoint in this pod finished at 2026-11-30T11:54:58.250Z\.$/),
       });
     });
 
@@ -341,6 +341,10 @@ describe("deriveStatus: the disruption's details", () => {
 
     it("is not credited when Berth did not know the pod it ran in", () => {
       expect(drained({ podUid: null, finishedAt })?.checkpointTaken).toBe(false);
+    });
+
+    it("is credited to a pod that went between two looks, when it ran in that pod", () => {
+      expect(details(observed({ pod: null, lastCheckpoint: { podUid: "pod-1", finishedAt } }), wasReady).disruption).toMatchObject({ reason: "PodDeleted", checkpointTaken: true, checkpointFinishedAt: finishedAt.toISOString() });
     });
 
     it("stays credited while the same pod goes, without looking it up again", () => {

@@ -15,7 +15,10 @@ export type { Observed, ObservedClaim, ObservedEvent, ObservedNode, ObservedPod,
 // table row.
 
 const NO_CHECKPOINT = "No checkpoint was taken before it went.";
-const checkpointedAt = (at: string) => `A checkpoint that finished at ${at} saved its work first.`;
+const checkpointedAt = (at: string) => `The last successful checkpoint in this pod finished at ${at}.`;
+
+/** When the last successful checkpoint finished, if it ran in this pod. Matched by the pod, not by time: Berth's clock and the cluster's need not agree. */
+const checkpointOf = (podUid: string | null, lastCheckpoint: Observed["lastCheckpoint"]) => (podUid !== null && lastCheckpoint?.podUid === podUid ? lastCheckpoint.finishedAt.toISOString() : null);
 
 /** What the sandbox looks like now, and the disruption history to carry into the next derivation. */
 interface Outcome {
@@ -45,7 +48,7 @@ function derive(observed: Observed, previous: Identity, past: DisruptionDetails,
   // disruption: one taken away too sends the sandbox back to waiting for the next; one whose
   // node is down (not yet deleted) is a replacement waiting for its node, below.
   if (open && replacement && finding && isGoing(replacement)) return disrupted(open, goingToo(finding, recoveryWhileGoing(replacement, node, finding)), replacement);
-  const current = open ?? vanished(previous, pod, now);
+  const current = open ?? vanished(previous, pod, observed.lastCheckpoint ?? null, now);
   if (!current) return { verdict: undisrupted(observed, pod), history: past };
   if (!pod) return disrupted(current, WAITING_FOR_REPLACEMENT, null);
   // A replacement still marked Ready on a node that is down is not serving: it is not recovered.
@@ -71,8 +74,7 @@ function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: Disruption
   const podUid = pod.metadata?.uid ?? null;
   const same = open?.podUid === podUid ? open : null;
   const at = same?.at ?? finding.at ?? now.toISOString();
-  // Matched by the pod it ran in, not by time: Berth's clock and the cluster's need not agree.
-  const saved = same?.checkpointFinishedAt ?? (podUid !== null && lastCheckpoint?.podUid === podUid ? lastCheckpoint.finishedAt.toISOString() : null);
+  const saved = same?.checkpointFinishedAt ?? checkpointOf(podUid, lastCheckpoint);
   return {
     reason: finding.reason,
     message: `${finding.what}. ${saved ? checkpointedAt(saved) : NO_CHECKPOINT}`,
@@ -91,20 +93,22 @@ function recordOf(finding: DisruptionFinding, pod: ObservedPod, open: Disruption
  * replacement's creation (the old pod was gone by then, the two share a name), so the recovery
  * measured from it is a lower bound.
  */
-function vanished(previous: Identity, pod: ObservedPod | null, now: Date): DisruptionRecord | null {
+function vanished(previous: Identity, pod: ObservedPod | null, lastCheckpoint: Observed["lastCheckpoint"], now: Date): DisruptionRecord | null {
   if (!previous.podUid || pod?.metadata?.uid === previous.podUid) return null;
   const replacedUnseen = pod !== null && isPodReady(pod);
   const created = replacedUnseen ? isoTime(pod.metadata?.creationTimestamp) : null;
+  const saved = checkpointOf(previous.podUid, lastCheckpoint);
+  const ending = saved ? checkpointedAt(saved) : NO_CHECKPOINT;
   return {
     reason: "PodDeleted",
     message: replacedUnseen
-      ? `Pod ${previous.podUid} was replaced between two looks; nothing was seen saying why it went, and it had gone by the time its replacement was created. ${NO_CHECKPOINT}`
-      : `Pod ${previous.podUid} is gone while the sandbox should run; nothing was seen saying why. ${NO_CHECKPOINT}`,
+      ? `Pod ${previous.podUid} was replaced between two looks; nothing was seen saying why it went, and it had gone by the time its replacement was created. ${ending}`
+      : `Pod ${previous.podUid} is gone while the sandbox should run; nothing was seen saying why. ${ending}`,
     at: created ?? now.toISOString(),
     podUid: previous.podUid,
     nodeName: previous.nodeName,
-    checkpointTaken: false,
-    checkpointFinishedAt: null,
+    checkpointTaken: saved !== null,
+    checkpointFinishedAt: saved,
   };
 }
 

@@ -16,8 +16,9 @@ export const loopbackRedirectSchema = z
     // Checks run on after the URL check fails: a value that is no URL is already refused there.
     if (!URL.canParse(value)) return true;
     const url = new URL(value);
-    return ["127.0.0.1", "[::1]", "localhost"].includes(url.hostname) && url.port !== "" && url.username === "" && url.password === "" && url.hash === "";
-  }, "cliRedirect must be a loopback address with a port (127.0.0.1, [::1] or localhost), without credentials or fragment");
+    // IP literals only (RFC 8252 §8.3): "localhost" may resolve elsewhere.
+    return ["127.0.0.1", "[::1]"].includes(url.hostname) && url.port !== "" && url.username === "" && url.password === "" && url.hash === "";
+  }, "cliRedirect must be a loopback IP address with a port (127.0.0.1 or [::1]), without credentials or fragment");
 
 /** RFC 7636: a verifier is 43–128 unreserved characters; its S256 challenge is 43 base64url ones. */
 export const pkceVerifierSchema = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, "verifier must be the PKCE code verifier the login began with (43–128 unreserved characters)");

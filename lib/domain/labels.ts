@@ -65,7 +65,8 @@ function reservedBy(key: string, berthPrefix: string): string | null {
   const prefix = key.includes("/") ? key.split("/")[0]! : null;
   if (prefix === null) return null;
   if (prefix === berthPrefix) return "Berth";
-  if (/(^|\.)(kubernetes\.io|k8s\.io)$/.test(prefix)) return "Kubernetes";
+  // app.kubernetes.io is Kubernetes' set of recommended labels, meant for everyone's objects.
+  if (prefix !== "app.kubernetes.io" && /(^|\.)(kubernetes\.io|k8s\.io)$/.test(prefix)) return "Kubernetes";
   if (prefix === "agents.x-k8s.io" || prefix.endsWith(".agents.x-k8s.io")) return "agent-sandbox";
   return null;
 }

@@ -31,7 +31,7 @@ describe("a sandbox's labels", () => {
     expect(reservedLabelProblems({ [key]: "x" }, "berth.dev").map((problem) => problem.code)).toEqual(["labels.reserved-key"]);
   });
 
-  it("leave every other domain to the person", () => {
-    expect(reservedLabelProblems({ "example.com/team": "ml", team: "ml" }, "berth.dev")).toEqual([]);
+  it("leave every other domain to the person, and Kubernetes' recommended app.kubernetes.io labels", () => {
+    expect(reservedLabelProblems({ "example.com/team": "ml", team: "ml", "app.kubernetes.io/part-of": "ml-platform" }, "berth.dev")).toEqual([]);
   });
 });

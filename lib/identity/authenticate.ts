@@ -117,6 +117,8 @@ export class Authenticator {
   /** Who the token belongs to, by TokenReview, remembered for a short while. */
   async identifyToken(token: string): Promise<Person> {
     if (token.length > MAX_TOKEN_LENGTH || /\s/.test(token)) throw new AuthenticationError("The bearer token is not a Kubernetes token.");
+    // Never handed to TokenReview: the API server (and its webhooks) would see a Berth session.
+    if (isBerthToken(token)) throw new AuthenticationError("A Berth token (from berth login) is sent as `Authorization: Bearer`, not pasted as a Kubernetes token.");
     const key = createHash("sha256").update(token).digest("base64url");
     const now = this.now();
     let known = this.tokens.get(key);
@@ -135,7 +137,10 @@ export class Authenticator {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     if (!match) throw new AuthenticationError("The Authorization header must be `Bearer <a Kubernetes token>` or `Bearer <a token from berth login>`.");
     const token = match[1]!;
-    if (isBerthToken(token)) return this.berthToken(token);
+    if (isBerthToken(token)) {
+      if (this.options.config.mode !== "oidc") throw new AuthenticationError(`Berth tokens come from berth login through an OpenID provider; this Berth signs people in with ${this.options.config.mode}: use a Kubernetes token.`);
+      return this.berthToken(token);
+    }
     return { person: await this.identifyToken(token), signedInWith: "token", credential: { kind: "token", token }, ambient: false };
   }
 

@@ -75,7 +75,7 @@ export class OidcSignIn {
   }
 
   /** Where to send the browser, and what its callback must bring back. */
-  async begin(returnTo: string, loginHint?: string): Promise<{ redirectTo: URL; pending: PendingSignIn }> {
+  async begin(returnTo: string, loginHint?: string, options: { askToSignIn?: boolean } = {}): Promise<{ redirectTo: URL; pending: PendingSignIn }> {
     const provider = await this.provider();
     const pending: PendingSignIn = { codeVerifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce(), returnTo };
     const scopes = this.options.config.scopes;
@@ -89,7 +89,9 @@ export class OidcSignIn {
     };
     // A refresh token (offline_access) is only granted with consent asked for; the embedded
     // provider also shows its people every time, so signing out lets one choose someone else.
-    const prompts = [...(this.options.config.issuer === "embedded" ? ["login"] : []), ...(scopes.includes("offline_access") ? ["consent"] : [])];
+    // A sign-in for the CLI always asks the person: a page that sent their browser here cannot have
+    // a signed-in provider hand a code to whatever listens on a loopback port without them seeing it.
+    const prompts = [...(this.options.config.issuer === "embedded" || options.askToSignIn ? ["login"] : []), ...(scopes.includes("offline_access") ? ["consent"] : [])];
     if (prompts.length > 0) parameters.prompt = prompts.join(" ");
     if (loginHint) parameters.login_hint = loginHint;
     return { redirectTo: oidc.buildAuthorizationUrl(provider, parameters), pending };

@@ -33,7 +33,11 @@ export const pendingSignInSchema = z.object({
 });
 export type PendingSignIn = z.infer<typeof pendingSignInSchema>;
 
-/** A signed-in session on its way to the CLI: exchanged once, with the PKCE verifier, within a minute. */
+/**
+ * A signed-in session on its way to the CLI: good for a minute, and only with the PKCE verifier,
+ * which never leaves the CLI. Stateless, so any replica takes it; within that minute the holder of
+ * the verifier could exchange it twice, for two tokens of the same person.
+ */
 export const cliGrantSchema = z.object({ session: sessionSchema, challenge: z.string() });
 export type CliGrant = z.infer<typeof cliGrantSchema>;
 export const CLI_GRANT_SECONDS = 60;

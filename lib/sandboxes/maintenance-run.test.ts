@@ -81,8 +81,8 @@ describe("maintenance of a node whose sandboxes checkpoint fine", () => {
   it("records each sandbox's disruption as saved by the checkpoint taken before it", async () => {
     const records = await Promise.all(Object.values(maintained.sandboxes).map((one) => maintained.world.deps.store.sandboxes.getSandbox(one.id)));
     expect(records.map((record) => readDisruptionDetails(record!.details).disruption)).toEqual([
-      expect.objectContaining({ checkpointTaken: true, message: expect.stringContaining("saved its work first") }),
-      expect.objectContaining({ checkpointTaken: true, message: expect.stringContaining("saved its work first") }),
+      expect.objectContaining({ checkpointTaken: true, message: expect.stringContaining("The last successful checkpoint in this pod finished at") }),
+      expect.objectContaining({ checkpointTaken: true, message: expect.stringContaining("The last successful checkpoint in this pod finished at") }),
     ]);
   });
 

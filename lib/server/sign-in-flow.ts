@@ -8,7 +8,9 @@ import { BadRequestError } from "./api-problems.ts";
 import type { Runtime } from "./runtime.ts";
 
 // The browser's side of signing in and out: redirects and cookies around lib/identity's OIDC
-// flow and token check. Every failure lands on the sign-in page, saying why.
+// flow and token check. Every failure of a person's sign-in lands on the sign-in page, saying
+// why; one begun by `berth login` goes back to the CLI's loopback address with the error, and the
+// CLI's own requests are answered with problem+json.
 
 /** Only a path of this site: never an absolute URL an attacker could send a person on to. */
 export function safeReturnTo(value: string | null | undefined): string {
@@ -66,7 +68,7 @@ export async function beginSignIn(runtime: Runtime, request: Request, query: Sig
   const publicHost = new URL(auth.publicUrl).host;
   if (request.headers.get("host") !== publicHost) return redirect(`${auth.publicUrl}${url.pathname}${url.search}`);
   if (!signIn) return redirect(signInPage(auth, { returnTo: safeReturnTo(query.returnTo) }));
-  const { redirectTo, pending } = await signIn.begin(safeReturnTo(query.returnTo), query.person);
+  const { redirectTo, pending } = await signIn.begin(safeReturnTo(query.returnTo), query.person, { askToSignIn: cli !== undefined });
   return redirect(redirectTo.href, [pendingCookie(auth, await runtime.identity.sealer.sealPendingSignIn({ ...pending, ...(cli ? { cli } : {}) }))]);
 }
 
@@ -80,7 +82,9 @@ export async function completeSignIn(runtime: Runtime, request: Request): Promis
   const failed = (message: string) =>
     // The CLI is waiting on its loopback port: it is told there, as OAuth tells a client (RFC 6749 §4.1.2.1).
     pending.cli ? redirect(loopback(pending.cli, { error: "access_denied", error_description: message }), [clear]) : redirect(signInPage(auth, { error: message, returnTo: pending.returnTo }), [clear]);
-  const providerError = new URL(request.url).searchParams.get("error_description") ?? new URL(request.url).searchParams.get("error");
+  const answered = new URL(request.url).searchParams;
+  // Only the provider's answer to this sign-in (its state) may end it: another site could send the browser here with an error.
+  const providerError = answered.get("state") === pending.state ? (answered.get("error_description") ?? answered.get("error")) : null;
   if (providerError) return failed(`The provider did not sign you in: ${providerError}`);
   let session: Session;
   try {

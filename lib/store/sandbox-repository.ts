@@ -116,12 +116,14 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
       const wanted = (record: SandboxRecord) => !request.labelSelector?.length || selects(request.labelSelector, userLabelsOf(record.spec));
       const found: SandboxRecord[] = [];
       let cursor = request.cursor ? decodeCursor(request.cursor, UUID_SHAPE) : undefined;
-      // One more than the page, to know whether another follows.
-      while (found.length <= request.limit) {
-        const rows = await db.sandbox.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: request.limit + 1, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}) });
+      // One more than the page, to know whether another follows; a selector reads on in larger batches.
+      const batch = request.labelSelector?.length ? Math.max(request.limit + 1, 500) : request.limit + 1;
+      let exhausted = false;
+      while (found.length <= request.limit && !exhausted) {
+        const rows = await db.sandbox.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: batch, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}) });
         found.push(...rows.map(toRecord).filter(wanted));
-        if (rows.length <= request.limit) break;
-        cursor = rows.at(-1)!.id;
+        exhausted = rows.length < batch;
+        cursor = rows.at(-1)?.id;
       }
       const items = found.slice(0, request.limit);
       return { items, nextCursor: found.length > request.limit ? encodeCursor(items.at(-1)!.id) : null };

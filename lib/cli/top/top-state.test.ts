@@ -16,10 +16,15 @@ describe("berth top's state", () => {
     expect(selected(withSandboxes(onBeta, [gamma, beta, alpha]))?.name).toBe("beta");
   });
 
-  it("moves to the first row when the selected sandbox goes, and back to the list", () => {
+  it("moves to the first row when the selected sandbox goes, and back to the list, so no key acts on a sandbox nobody chose", () => {
     const open = { ...moved(withSandboxes(initialState, [alpha, beta]), 1), view: "detail" as const };
     const after = withSandboxes(open, [alpha]);
-    expect([selected(after)?.name, after.view]).toEqual(["alpha", "detail"]);
+    expect([selected(after)?.name, after.view]).toEqual(["alpha", "list"]);
+  });
+
+  it("keeps an open sandbox open while it is there", () => {
+    const open = { ...moved(withSandboxes(initialState, [alpha, beta]), 1), view: "detail" as const };
+    expect(withSandboxes(open, [beta, gamma]).view).toBe("detail");
   });
 
   it("stops at either end of the list", () => {

@@ -79,11 +79,14 @@ export function visible(state: TopState): SandboxRecord[] {
   return state.filter ? state.sandboxes.filter((one) => `${one.namespace}/${one.name}`.includes(state.filter)) : state.sandboxes;
 }
 
-/** The selection stays on its sandbox while it is shown, else it goes to the first row shown. */
+/**
+ * The selection stays on its sandbox while it is shown, else it goes to the first row shown —
+ * and an open sandbox that went closes, so no key acts on one nobody chose.
+ */
 function reselected(state: TopState): TopState {
   const rows = visible(state);
-  const kept = rows.some((one) => one.id === state.selectedId) ? state.selectedId : (rows[0]?.id ?? null);
-  return { ...state, selectedId: kept, view: kept === null ? "list" : state.view };
+  const stays = rows.some((one) => one.id === state.selectedId);
+  return { ...state, selectedId: stays ? state.selectedId : (rows[0]?.id ?? null), view: stays ? state.view : "list" };
 }
 
 /** A fresh list from the API. */

@@ -24,6 +24,18 @@ const HELP = {
   filter: "type part of a name · Enter keep the filter · Esc clear it",
 };
 
+/** The open sandbox's timeline, if one is open; an answer for a sandbox no longer open is dropped. */
+async function readTimeline(session: Session, state: TopState, change: (change: Change) => void): Promise<void> {
+  const open = selected(state);
+  if (state.view !== "detail" || !open) return;
+  try {
+    const events = await allPages((cursor) => session.client.sandboxTimeline({ params: { id: open.id }, query: cursor ? { cursor } : {} }));
+    change((current) => (current.view === "detail" && current.selectedId === open.id ? { ...current, timeline: events } : current));
+  } catch (error) {
+    change((current) => ({ ...current, notice: `Reading ${open.name}'s timeline failed: ${ApiProblem.from(error, "timeline").detail}` }));
+  }
+}
+
 function Header({ session, namespace, state }: { session: Session; namespace: string | undefined; state: TopState }) {
   const stream = { connecting: "connecting…", live: "live", reconnecting: "reconnecting…" }[state.stream];
   return (
@@ -95,22 +107,18 @@ export function TopView({ session, namespace }: { session: Session; namespace: s
 
   useEffect(() => {
     const stop = new AbortController();
-    const readTimeline = async () => {
-      const open = selected(latest.current);
-      if (latest.current.view !== "detail" || !open) return;
-      const events = await allPages((cursor) => session.client.sandboxTimeline({ params: { id: open.id }, query: cursor ? { cursor } : {} }));
-      change((current) => (current.selectedId === open.id ? { ...current, timeline: events } : current));
-    };
     const refresh = coalesced(
       async () => {
         const sandboxes = await allPages((cursor) => session.client.listSandboxes({ query: { limit: 500, ...(cursor ? { cursor } : {}), ...(namespace ? { namespace } : {}) } }));
         change((current) => withSandboxes(current, sandboxes));
-        await readTimeline();
+        await readTimeline(session, latest.current, change);
       },
       (error) => change((current) => ({ ...current, notice: `Reading the sandboxes failed: ${error instanceof Error ? error.message : String(error)}` })),
     );
     void startFollowing(session.client, {
       signal: stop.signal,
+      // Each time the stream opens — the first time, and after every drop.
+      onOpen: () => change((current) => ({ ...current, stream: "live" })),
       onEvent: refresh.request,
       onReload: refresh.request,
       onDrop: () => {
@@ -119,7 +127,6 @@ export function TopView({ session, namespace }: { session: Session; namespace: s
       },
     })
       .then(({ done }) => {
-        change((current) => ({ ...current, stream: "live" }));
         refresh.start();
         refresh.request();
         return done;
@@ -130,11 +137,7 @@ export function TopView({ session, namespace }: { session: Session; namespace: s
 
   // Opening a sandbox (or moving to another while open) reads its timeline.
   useEffect(() => {
-    const open = selected(state);
-    if (state.view !== "detail" || !open) return;
-    void allPages((cursor) => session.client.sandboxTimeline({ params: { id: open.id }, query: cursor ? { cursor } : {} }))
-      .then((events) => change((current) => (current.selectedId === open.id ? { ...current, timeline: events } : current)))
-      .catch(() => undefined);
+    void readTimeline(session, latest.current, change);
   }, [session, state.view, state.selectedId]);
 
   const act = async (action: TopAction) => {
