@@ -69,6 +69,12 @@ describe("POST /auth/cli-token", () => {
     expect(await exchange("a.b.c.d.e")).toMatchObject({ status: 400, json: { code: "cli-code-invalid" } });
   });
 
+  it("records in the audit log who was signed in", async () => {
+    await exchange(await codeFor(ALEX));
+    const latest = (await api.runtime.store.audit.listChanges({ limit: 1 })).items[0];
+    expect(latest).toMatchObject({ action: "session.sign-in", actor: "alex@berth.example", outcome: "Succeeded" });
+  });
+
   it("needs no Origin: it sets no cookie, so a forged cross-site post gains nothing", async () => {
     expect((await exchange(await codeFor(ALEX))).headers.get("set-cookie")).toBeNull();
   });

@@ -503,7 +503,8 @@ export const ENDPOINTS = {
     body: { schema: cliTokenRequestSchema, required: true },
     answers: ok(cliTokenSchema, "Signed in: send the token as `Authorization: Bearer`"),
     problems: [400],
-    audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "edge" },
+    // The edge knows no caller yet; the route records who was signed in.
+    audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "lifecycle" },
   },
   signInWithToken: {
     method: "POST",

@@ -104,11 +104,13 @@ function loopback(cli: CliSignIn, parameters: Record<string, string>): string {
   return url.href;
 }
 
-/** POST /auth/cli-token: the loopback's code and the CLI's PKCE verifier, for a Berth token. */
-export async function exchangeCliCode(runtime: Runtime, code: string, verifier: string): Promise<{ session: Session; token: string; expiresAt: Date }> {
+/** POST /auth/cli-token: the loopback's code and the CLI's PKCE verifier, for a Berth token; the audit log says who signed in. */
+export async function exchangeCliCode(runtime: Runtime, code: string, verifier: string, requestId: string): Promise<{ session: Session; token: string; expiresAt: Date }> {
   const grant = await runtime.identity.sealer.openCliGrant(code);
   if (!grant) throw new BadRequestError("cli-code-invalid", "The sign-in code has expired (it lasts a minute) or is not from this Berth: run berth login again.");
   if (!(await verifierMatches(verifier, grant.challenge))) throw new BadRequestError("cli-code-invalid", "The verifier is not the one this sign-in began with: only the berth login that opened the browser can finish it.");
+  const { person } = grant.session;
+  await runtime.store.audit.recordChange({ actor: { ...person, requestId }, action: "session.sign-in", targetKind: "Session", targetId: person.username, outcome: "Succeeded", details: { through: "berth login" } });
   return { session: grant.session, ...(await issueBerthToken(runtime.identity.sealer, grant.session, runtime.config.auth.sessionMaxAgeSeconds)) };
 }
 
