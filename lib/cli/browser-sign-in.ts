@@ -53,7 +53,7 @@ export async function signInThroughBrowser({ client, io, openBrowser, timeoutMs 
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/favicon.ico") return void response.writeHead(204, { Connection: "close" }).end();
-    // Anything but the one answer to this sign-in (a favicon, another tab, a stale redirect) is turned away.
+    // Anything but the one answer to this sign-in (another tab, a stale redirect) is turned away.
     if (url.pathname !== "/callback" || url.searchParams.get("state") !== state) return answer(response, 404, page("Not this sign-in", "This address only takes the answer to the berth login that is waiting."));
     // Shown on a terminal: no control characters from a URL anyone could have made.
     const refused = stripVTControlCharacters(url.searchParams.get("error_description") ?? url.searchParams.get("error") ?? "").replace(/[\u0000-\u001f\u007f]/g, " ");

@@ -31,6 +31,11 @@ function credentialOf(context: CliContext): string {
   return context.token.startsWith(BERTH_TOKEN_PREFIX) ? "berth-login" : "token";
 }
 
+/** A Kubernetes token, checked by asking Berth who it belongs to. */
+async function checkedToken(server: string, token: string): Promise<{ token: string; you: WhoAmI }> {
+  return { token, you: await createBerthClient({ server, token, headers: USER_AGENT }).whoAmI({}) };
+}
+
 function describeWhoAmI(you: WhoAmI): string {
   const lines = [
     `Name:            ${you.person.username}`,
@@ -54,11 +59,7 @@ export function registerAuth(program: Command, io: Io): void {
       const options = command.optsWithGlobals<LoginOptions>();
       const server = options.server ?? process.env.BERTH_SERVER;
       if (!server) throw new UsageError("berth login needs --server URL (or BERTH_SERVER): the Berth to sign in to");
-      const client = createBerthClient({ server, headers: USER_AGENT });
-      const { token, you } =
-        options.token === undefined
-          ? await signInThroughBrowser({ client, io, openBrowser: options.browser })
-          : await (async (token) => ({ token, you: await createBerthClient({ server, token, headers: USER_AGENT }).whoAmI({}) }))(tokenFrom(options.token));
+      const { token, you } = options.token === undefined ? await signInThroughBrowser({ client: createBerthClient({ server, headers: USER_AGENT }), io, openBrowser: options.browser }) : await checkedToken(server, tokenFrom(options.token));
       const file = configPath();
       const name = options.contextName ?? contextNameFor(server);
       writeConfig(file, withContext(readConfig(file), { name, server, token, ...(options.namespace ? { namespace: options.namespace } : {}) }));
