@@ -37,6 +37,7 @@ describe("a label selector", () => {
     ["team=m l", /not a label key|not a label value/],
     ["replicas>1", /not supported/],
     ["team=a/b", /not a label value/],
+    ["notin", /an operator, not a key/],
   ])("refuses %s, saying why", (selector, why) => {
     expect(() => parseLabelSelector(selector)).toThrow(LabelSelectorError);
     expect(() => parseLabelSelector(selector)).toThrow(why);

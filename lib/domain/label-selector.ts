@@ -37,6 +37,7 @@ function requirementsOf(text: string): string[] {
 }
 
 function checkedKey(key: string): string {
+  if (key === "in" || key === "notin") throw new LabelSelectorError(`"${key}" is an operator, not a key: write KEY ${key} (VALUE, …)`);
   if (!isLabelKey(key)) throw new LabelSelectorError(`${JSON.stringify(key)} is not a label key (a name of letters, digits, '-', '_' and '.', optionally after a DNS prefix and '/')`);
   return key;
 }
