@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLabelKey, isLabelValue } from "./labels.ts";
+import { isLabelKey, isLabelValue, userLabelsOf } from "./labels.ts";
 
 // Kubernetes' label selectors, as `kubectl get -l` takes them (k8s.io/apimachinery/pkg/labels):
 // requirements separated by commas, all of which must hold —
@@ -83,6 +83,11 @@ export function selects(selector: LabelSelector, labels: Readonly<Record<string,
         return !has || !one.values.includes(labels[one.key]!);
     }
   });
+}
+
+/** Whether a stored sandbox spec's labels are picked by the selector; no selector (or an empty one) picks every spec. */
+export function selectsSpec(selector: LabelSelector | undefined, spec: Record<string, unknown>): boolean {
+  return !selector?.length || selects(selector, userLabelsOf(spec));
 }
 
 /** A query parameter holding a selector, read into its requirements; a bad one is a field problem. */

@@ -1,5 +1,4 @@
-import { selects, type LabelSelector } from "../domain/label-selector.ts";
-import { userLabelsOf } from "../domain/labels.ts";
+import { selectsSpec, type LabelSelector } from "../domain/label-selector.ts";
 import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
 import { decodeCursor, encodeCursor, InvalidCursorError } from "../store/cursor.ts";
 import type { Store } from "../store/index.ts";
@@ -66,10 +65,7 @@ export class LiveSandboxes {
     const { namespace, namespaces, labelSelector } = request;
     const all =
       namespace || namespaces || labelSelector?.length
-        ? this.sorted.filter(
-            (record) =>
-              (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && (!labelSelector?.length || selects(labelSelector, userLabelsOf(record.spec))),
-          )
+        ? this.sorted.filter((record) => (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && selectsSpec(labelSelector, record.spec))
         : this.sorted;
     const after = request.cursor ? this.after(request.cursor) : null;
     const start = after ? all.findIndex((record) => newestFirst(record, after) > 0) : 0;

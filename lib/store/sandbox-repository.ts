@@ -1,5 +1,4 @@
-import { selects, type LabelSelector } from "../domain/label-selector.ts";
-import { userLabelsOf } from "../domain/labels.ts";
+import { selectsSpec, type LabelSelector } from "../domain/label-selector.ts";
 import { sandboxRecordSchema, type Page, type SandboxOrigin, type SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
@@ -113,7 +112,6 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
         ...(request.namespace ? { namespace: request.namespace } : {}),
         ...(request.namespaces ? { namespace: { in: [...request.namespaces].filter((one) => !request.namespace || one === request.namespace) } } : {}),
       };
-      const wanted = (record: SandboxRecord) => !request.labelSelector?.length || selects(request.labelSelector, userLabelsOf(record.spec));
       const found: SandboxRecord[] = [];
       let cursor = request.cursor ? decodeCursor(request.cursor, UUID_SHAPE) : undefined;
       // One more than the page, to know whether another follows; a selector reads on in larger batches.
@@ -121,7 +119,7 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
       let exhausted = false;
       while (found.length <= request.limit && !exhausted) {
         const rows = await db.sandbox.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: batch, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}) });
-        found.push(...rows.map(toRecord).filter(wanted));
+        found.push(...rows.map(toRecord).filter((record) => selectsSpec(request.labelSelector, record.spec)));
         exhausted = rows.length < batch;
         cursor = rows.at(-1)?.id;
       }
