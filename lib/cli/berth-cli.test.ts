@@ -144,9 +144,14 @@ describe("creating and listing sandboxes", () => {
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('unclosed "("')]);
   });
 
-  it("says -l selects only sandboxes, and exits 2", async () => {
-    const refused = await run(["get", "volumes", "-l", "team=ml"]);
-    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining("-l selects sandboxes")]);
+  it("picks nodes by their Kubernetes labels with -l", async () => {
+    const picked = await run(["get", "nodes", "-l", "kubernetes.io/hostname=worker-2", "-o", "name"]);
+    expect(picked.stdout).toBe("node/worker-2\n");
+  });
+
+  it("says which resources -l can select, and exits 2 for the others", async () => {
+    const refused = await run(["get", "storageclasses", "-l", "team=ml"]);
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining("-l selects sandboxes, volumes, nodes by their labels")]);
   });
 
   it("prints the fields the server refuses and exits 1", async () => {
@@ -281,6 +286,17 @@ describe("drain", () => {
 });
 
 describe("volumes", () => {
+  it("picks a sandbox's claims by their labels with -l", async () => {
+    await createQuick("cli-picked", "--storage-class", "portable", "--ownership", "delete", "--size", "1Gi");
+    const picked = await eventually(async () => {
+      const listed = await run(["get", "volumes", "-n", TEAM, "-l", "berth.dev/sandbox-name=cli-picked", "-o", "name"]);
+      if (listed.stdout === "") throw new Error("the claim is not listed yet");
+      return listed.stdout;
+    }, { timeoutMs: 30_000 });
+    await run(["delete", "sandbox", "cli-picked", "-n", TEAM]);
+    expect(picked).toBe("volume/workspace-cli-picked\n");
+  }, 60_000);
+
   it("grows a claim, then deletes it once its sandbox is gone", async () => {
     await createQuick("cli-claim", "--storage-class", "portable", "--ownership", "retain", "--size", "1Gi");
     await untilPhase("cli-claim", "Ready");

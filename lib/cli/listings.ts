@@ -13,7 +13,7 @@ export interface Listing<Item> {
   names: string[];
   printable: Printable<Item>;
   namespaced: boolean;
-  /** Whether `-l` can select among them (Berth keeps labels for sandboxes only). */
+  /** Whether `-l` can select among them by their labels. */
   selectable?: true;
   /** Every item, in `namespace` or (undefined) every namespace the person may see; with a label selector, those it picks. */
   list(session: Session, namespace: string | undefined, labelSelector?: string): Promise<Item[]>;
@@ -36,13 +36,17 @@ export const LISTINGS = [
     names: ["volumes", "volume", "vol", "pvc"],
     printable: VOLUMES,
     namespaced: true,
-    list: (session, namespace) => allPages((cursor) => session.client.listVolumes({ query: { ...page, ...(cursor ? { cursor } : {}), ...(namespace ? { namespace } : {}) } })),
+    selectable: true,
+    list: (session, namespace, labelSelector) =>
+      allPages((cursor) => session.client.listVolumes({ query: { ...page, ...(cursor ? { cursor } : {}), ...(namespace ? { namespace } : {}), ...(labelSelector ? { labelSelector } : {}) } })),
   },
   {
     names: ["nodes", "node", "no"],
     printable: NODES,
     namespaced: false,
-    list: (session) => allPages((cursor) => session.client.listNodes({ query: { ...page, ...(cursor ? { cursor } : {}) } })),
+    selectable: true,
+    list: (session, _namespace, labelSelector) =>
+      allPages((cursor) => session.client.listNodes({ query: { ...page, ...(cursor ? { cursor } : {}), ...(labelSelector ? { labelSelector } : {}) } })),
   },
   {
     names: ["storageclasses", "storageclass", "sc"],
@@ -63,6 +67,7 @@ export const LISTINGS = [
 ] as Listing<unknown>[];
 
 export const RESOURCE_NAMES = LISTINGS.map((listing) => listing.names[0]!);
+export const SELECTABLE_NAMES = LISTINGS.filter((listing) => listing.selectable).map((listing) => listing.names[0]!);
 
 export function listingFor(typed: string): Listing<unknown> {
   const found = LISTINGS.find((listing) => listing.names.includes(typed.toLowerCase()));

@@ -125,7 +125,11 @@ const eventsQuerySchema = z.object({
   lastEventId: serialIdSchema("lastEventId must be an event id this server sent (a number)").optional(),
 });
 const createQuerySchema = z.object({ dryRun: z.enum(["true", "false"]).optional() });
-const volumeListQuerySchema = pageRequestSchema.extend({ namespace: simulatorObjectNameSchema.optional() });
+const volumeListQuerySchema = pageRequestSchema.extend({
+  namespace: simulatorObjectNameSchema.optional(),
+  /** Kubernetes' label selector syntax, over the claim's labels (Berth's own included). */
+  labelSelector: labelSelectorSchema.optional(),
+});
 const itemsOf = <Schema extends z.ZodType>(item: Schema) => z.object({ items: z.array(item) });
 
 export const ENDPOINTS = {
@@ -346,7 +350,10 @@ export const ENDPOINTS = {
     path: "/api/v1/nodes",
     summary: "The cluster's nodes by name, each with the sandboxes on it (only those the person may see), a page at a time",
     access: kubernetes("list", KUBERNETES_RESOURCES.nodes, "cluster"),
-    query: pageRequestSchema,
+    query: pageRequestSchema.extend({
+      /** Kubernetes' label selector syntax, over the node's labels: `topology.kubernetes.io/zone=zone-a`. */
+      labelSelector: labelSelectorSchema.optional(),
+    }),
     answers: ok(pageSchema(nodeViewSchema), "A page"),
     problems: [400, 503],
   },

@@ -6,6 +6,8 @@ export const nodeViewSchema = z.object({
   name: z.string(),
   ready: z.boolean(),
   cordoned: z.boolean(),
+  /** The node's Kubernetes labels (zone, instance type, pool…): what `labelSelector` selects on. */
+  labels: z.record(z.string(), z.string()),
   sandboxes: z.array(z.object({ id: z.string(), name: z.string(), namespace: z.string(), phase: sandboxPhaseSchema })),
 });
 export type NodeView = z.infer<typeof nodeViewSchema>;

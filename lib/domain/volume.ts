@@ -32,5 +32,7 @@ export const volumeSchema = z.object({
   attachedTo: z.object({ pod: z.string(), nodeName: z.string().nullable() }).nullable(),
   state: volumeStateSchema,
   createdAt: z.string().nullable(),
+  /** The claim's Kubernetes labels, Berth's own included: what `labelSelector` selects on. */
+  labels: z.record(z.string(), z.string()),
 });
 export type Volume = z.infer<typeof volumeSchema>;

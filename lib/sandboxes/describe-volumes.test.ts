@@ -1,5 +1,6 @@
 import type { V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
+import { parseLabelSelector } from "../domain/label-selector.ts";
 import { describeVolumes, pageOfVolumes, type SandboxRef, type VolumeInputs } from "./describe-volumes.ts";
 
 // The volumes view, one situation per test: whose a claim is, how it is kept, and whether
@@ -89,5 +90,13 @@ describe("the volumes view", () => {
     const volumes = describeVolumes(inputs({ claims: ["a", "b", "c"].map((name) => aClaim(name, { labels: labelledFor(LIVE, "retain") })) }));
     const first = pageOfVolumes(volumes, { limit: 2 });
     expect(pageOfVolumes(volumes, { limit: 2, cursor: first.nextCursor! }).items.map((volume) => volume.name)).toEqual(["c"]);
+  });
+
+  it("keeps only the claims a label selector picks, by any of their labels", () => {
+    const volumes = describeVolumes(inputs({
+      claims: [aClaim("kept", { labels: labelledFor(LIVE, "retain") }), aClaim("dropped", { labels: labelledFor(LIVE, "delete") })],
+    }));
+    const picked = pageOfVolumes(volumes, { limit: 10, labelSelector: parseLabelSelector("berth.dev/claim-ownership=retain") });
+    expect(picked.items.map((volume) => volume.name)).toEqual(["kept"]);
   });
 });

@@ -2,6 +2,7 @@ import type { CoreV1Event, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } 
 import { pinnedNodeOf } from "../kube/volume-topology.ts";
 import { eventTime } from "./event-time.ts";
 import { berthLabelKeys } from "../domain/labels.ts";
+import { selects, type LabelSelector } from "../domain/label-selector.ts";
 import type { Page } from "../domain/sandbox-record.ts";
 import type { Volume, VolumeState } from "../domain/volume.ts";
 import { claimOwnershipSchema, type ClaimOwnership } from "../domain/workspace.ts";
@@ -104,6 +105,7 @@ export function describeVolumes(inputs: VolumeInputs): Volume[] {
       attachedTo: mount ? { pod: mount.pod.metadata?.name ?? "", nodeName: mount.pod.spec?.nodeName ?? null } : null,
       state: stateOf(Boolean(mount), owner.labelled, owner.sandbox, owner.ownership),
       createdAt: claim.metadata?.creationTimestamp ? new Date(claim.metadata.creationTimestamp as unknown as string).toISOString() : null,
+      labels: { ...claim.metadata?.labels },
     });
   }
   return volumes.sort((a, b) => key(a.namespace, a.name).localeCompare(key(b.namespace, b.name)));
@@ -111,8 +113,9 @@ export function describeVolumes(inputs: VolumeInputs): Volume[] {
 
 const CURSOR_SHAPE = /^[a-z0-9][a-z0-9.-]*\/[a-z0-9][a-z0-9.-]*$/;
 
-/** One page of volumes (ordered by namespace and name), optionally of one namespace. */
-export function pageOfVolumes(volumes: Volume[], request: { limit: number; cursor?: string; namespace?: string }): Page<Volume> {
-  const all = request.namespace ? volumes.filter((volume) => volume.namespace === request.namespace) : volumes;
+/** One page of volumes (ordered by namespace and name), optionally of one namespace and those a label selector picks. */
+export function pageOfVolumes(volumes: Volume[], request: { limit: number; cursor?: string; namespace?: string; labelSelector?: LabelSelector }): Page<Volume> {
+  const { namespace, labelSelector = [] } = request;
+  const all = volumes.filter((volume) => (!namespace || volume.namespace === namespace) && selects(labelSelector, volume.labels));
   return pageAfterKey(all, (volume) => key(volume.namespace, volume.name), CURSOR_SHAPE, request);
 }

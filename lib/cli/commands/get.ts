@@ -3,7 +3,7 @@ import { NotFoundError, UsageError } from "../cli-errors.ts";
 import { coalesced } from "../coalesced.ts";
 import { dropNotice, startFollowing, untilInterrupted } from "../event-stream.ts";
 import type { Io } from "../io.ts";
-import { findSandbox, listingFor, RESOURCE_NAMES, type Listing } from "../listings.ts";
+import { findSandbox, listingFor, RESOURCE_NAMES, SELECTABLE_NAMES, type Listing } from "../listings.ts";
 import { columnWidths, OUTPUT_FORMATS, printItems, type OutputFormat, type PrintOptions } from "../printers.ts";
 import { openSession, type GlobalOptions, type Session } from "../session.ts";
 
@@ -32,10 +32,10 @@ interface Query {
   print: PrintOptions;
 }
 
-/** -l picks among sandboxes, by the labels people give them; as with kubectl, not together with a name. */
+/** -l picks among the items of a listing that has labels; as with kubectl, not together with a name. */
 function selectorFor(listing: Listing<unknown>, name: string | undefined, options: GetOptions): string | undefined {
   if (options.selector === undefined) return undefined;
-  if (!listing.selectable) throw new UsageError(`-l selects sandboxes by their labels; ${listing.names[0]} have none in Berth`);
+  if (!listing.selectable) throw new UsageError(`-l selects ${SELECTABLE_NAMES.join(", ")} by their labels; berth cannot select ${listing.names[0]} by label`);
   if (name !== undefined) throw new UsageError("a name and -l cannot go together: leave out one of them");
   return options.selector;
 }

@@ -1,4 +1,5 @@
 import type { Checkpoint } from "../../domain/checkpoint.ts";
+import { claimLabels } from "../../domain/labels.ts";
 import type { MaintenanceRun } from "../../domain/maintenance.ts";
 import type { NodeView } from "../../domain/node-view.ts";
 import type { SandboxRecord } from "../../domain/sandbox-record.ts";
@@ -76,12 +77,20 @@ export function aVolume(overrides: Partial<Volume> = {}): Volume {
     attachedTo: { pod: "agent-2", nodeName: "worker-1" },
     state: "attached",
     createdAt: ago(10 * MINUTE).toISOString(),
+    labels: claimLabels("berth.dev", { id: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99", name: "agent-2" }, "retain"),
     ...overrides,
   };
 }
 
 export function aNode(overrides: Partial<NodeView> = {}): NodeView {
-  return { name: "worker-1", ready: true, cordoned: false, sandboxes: [{ id: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99", name: "agent-2", namespace: "team-a", phase: "Ready" }], ...overrides };
+  return {
+    name: "worker-1",
+    ready: true,
+    cordoned: false,
+    labels: { "kubernetes.io/hostname": "worker-1", "topology.kubernetes.io/zone": "zone-a" },
+    sandboxes: [{ id: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99", name: "agent-2", namespace: "team-a", phase: "Ready" }],
+    ...overrides,
+  };
 }
 
 export function aStorageClass(overrides: Partial<StorageClassView> = {}): StorageClassView {
