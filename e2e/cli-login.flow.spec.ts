@@ -45,6 +45,27 @@ function signInAddress(child: ChildProcess): Promise<string> {
   });
 }
 
+/** The address `berth login --device` prints, with the code in it, for a browser on any device. */
+function deviceAddress(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    child.on("close", (code) => reject(new Error(`berth login --device ended (${code}) before it printed an address`)));
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      const address = /^\s+(http\S+user_code=\S+)$/.exec(line)?.[1];
+      if (address) resolve(address);
+    });
+  });
+}
+
+test("berth login --device signs the command line in with a code entered in a browser", async ({ page, baseURL }) => {
+  const login = berth(["login", "--server", baseURL!, "--device"]);
+  const result = ended(login);
+  await page.goto(await deviceAddress(login));
+  await page.getByRole("button", { name: "Yes, sign the terminal in" }).click();
+  await page.getByRole("button", { name: /Bea Developer/ }).click();
+  await expect(page.getByText("The terminal is signed in.")).toBeVisible();
+  expect(await result).toMatchObject({ code: 0, stdout: expect.stringContaining("as bea@berth.example") });
+});
+
 test("berth login signs the command line in through the browser and the OpenID provider", async ({ page, baseURL }) => {
   const login = berth(["login", "--server", baseURL!, "--no-browser", "-n", "team-a"]);
   const result = ended(login);

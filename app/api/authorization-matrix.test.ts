@@ -222,6 +222,8 @@ const MATRIX: Record<EndpointId, Cell> = {
   signIn: { request: async () => ({}), answers: everyone(303), because: "with an authenticating proxy there is no provider: people are sent to the sign-in page" },
   signInCallback: { request: async () => ({}), answers: everyone(303), because: "with an authenticating proxy there is no provider to come back from: people are sent to the sign-in page" },
   exchangeCliCode: { request: async () => ({ body: { code: "forged", verifier: "v".repeat(43) } }), answers: everyone(400), because: "a code is only good with the verifier of the sign-in that made it, whoever sends it" },
+  beginCliDeviceSignIn: { request: async () => ({}), answers: everyone(400), because: "with an authenticating proxy there is no provider to sign the command line in" },
+  pollCliDeviceSignIn: { request: async () => ({ body: { deviceCode: "forged" } }), answers: everyone(400), because: "a device code is only good sealed by this Berth, whoever sends it" },
   signInWithToken: { request: async () => ({ body: { token: "not-a-token" } }), answers: everyone(400), because: "with an authenticating proxy, tokens are not how people sign in" },
   signOut: { request: async () => ({}), answers: everyone(303) },
 };

@@ -18,6 +18,10 @@ it("says berth login must use a token instead", async () => {
   expect(await api.call("signIn", null, { query })).toMatchObject({ status: 400, json: { code: "cli-sign-in-off", detail: expect.stringContaining("berth login --token") } });
 });
 
+it("says berth login --device must use a token instead", async () => {
+  expect(await api.call("beginCliDeviceSignIn", null, { headers: { origin: null } })).toMatchObject({ status: 400, json: { code: "cli-sign-in-off", detail: expect.stringContaining("berth login --token") } });
+});
+
 it("takes no Berth token, even one it sealed itself", async () => {
   const { token } = await issueBerthToken(api.runtime.identity.sealer, { method: "oidc", person: { username: "alex@berth.example", groups: [] } }, 60);
   expect((await api.call("whoAmI", null, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);

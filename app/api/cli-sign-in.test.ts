@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliTokenSchema, pkceChallengeOf } from "@/lib/domain/cli-sign-in.ts";
+import { cliDeviceAuthorizationSchema, cliTokenSchema, pkceChallengeOf } from "@/lib/domain/cli-sign-in.ts";
 import type { Session } from "@/lib/identity/sealed-cookies.ts";
+import { enterDeviceCode } from "@/lib/identity/testing/device-code-browser.ts";
 import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
 // berth login's part of the API, on a Berth that signs people in with an OpenID provider (the
@@ -89,5 +90,51 @@ describe("POST /auth/cli-token", () => {
     const { token } = cliTokenSchema.parse((await exchange(await codeFor({ ...ALEX, refreshAt: 1 }))).json);
     const answer = await api.call("whoAmI", null, { headers: { authorization: `Bearer ${token}` } });
     expect(answer).toMatchObject({ status: 401, json: { detail: expect.stringContaining("run `berth login` again") } });
+  });
+});
+
+describe("berth login --device (POST /auth/cli-device, then /auth/cli-device/token)", () => {
+  const begin = async () => cliDeviceAuthorizationSchema.parse((await api.call("beginCliDeviceSignIn", null, { headers: { origin: null } })).json);
+  const poll = (deviceCode: string) => api.call("pollCliDeviceSignIn", null, { body: { deviceCode }, headers: { origin: null } });
+
+  it("answers the code to enter and the provider's address with it", async () => {
+    const started = await begin();
+    expect(started.verificationUriComplete).toContain(`user_code=${started.userCode}`);
+  });
+
+  it("answers 202, ask again later, until the person has entered the code", async () => {
+    const started = await begin();
+    expect(await poll(started.deviceCode)).toMatchObject({ status: 202, json: { pending: true, intervalSeconds: started.intervalSeconds } });
+  });
+
+  it("answers a Berth token for the person who entered the code", async () => {
+    const started = await begin();
+    await enterDeviceCode(started.verificationUriComplete!, { person: "bea" });
+    const answer = await poll(started.deviceCode);
+    expect([answer.status, cliTokenSchema.parse(answer.json).you.person.username]).toEqual([200, "bea@berth.example"]);
+  });
+
+  it("records in the audit log who was signed in, and how", async () => {
+    const started = await begin();
+    await enterDeviceCode(started.verificationUriComplete!, { person: "victor" });
+    await poll(started.deviceCode);
+    const latest = (await api.runtime.store.audit.listChanges({ limit: 1 })).items[0];
+    expect(latest).toMatchObject({ action: "session.sign-in", actor: "victor@berth.example", details: { through: "berth login --device" } });
+  });
+
+  it("says the sign-in was refused when the person cancelled it at the provider", async () => {
+    const started = await begin();
+    await enterDeviceCode(started.verificationUriComplete!, { person: "bea", cancel: true });
+    expect(await poll(started.deviceCode)).toMatchObject({ status: 400, json: { code: "cli-sign-in-failed", detail: expect.stringContaining("refused at the provider") } });
+  });
+
+  it("refuses a device code that Berth did not seal", async () => {
+    expect(await poll("a.b.c.d.e")).toMatchObject({ status: 400, json: { code: "cli-device-invalid" } });
+  });
+
+  it("refuses the provider's own device code: only the handle Berth sealed is taken", async () => {
+    const started = await begin();
+    const sealed = await api.runtime.identity.sealer.openCliDeviceHandle(started.deviceCode);
+    expect((await poll(sealed!.deviceCode)).status).toBe(400);
   });
 });

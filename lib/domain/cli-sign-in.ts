@@ -7,6 +7,10 @@ import { whoAmISchema } from "./who-am-i.ts";
 // port's address and a PKCE challenge; Berth signs them in with the OpenID provider as for the
 // console, then sends the browser to the loopback address with a one-minute code. Only the
 // process holding the PKCE verifier can exchange that code for a Berth token.
+//
+// Where the terminal has no browser on its machine (a remote shell, a container), the device flow
+// (RFC 8628) where the provider offers it: Berth asks the provider for a user code, the person
+// enters it in a browser anywhere, and the CLI asks Berth every few seconds until they have.
 
 /** Only this machine's loopback over plain http: a port the CLI listens on, never another site. */
 export const loopbackRedirectSchema = z
@@ -52,6 +56,31 @@ export const cliTokenSchema = z.object({
   you: whoAmISchema,
 });
 export type CliToken = z.infer<typeof cliTokenSchema>;
+
+/**
+ * POST /auth/cli-device: what the person must do, and the handle the CLI asks with. The handle
+ * is the provider's device code sealed by Berth: only this Berth can read it, until it expires.
+ */
+export const cliDeviceAuthorizationSchema = z.object({
+  userCode: z.string(),
+  verificationUri: z.url(),
+  /** The address with the code already in it, where the provider gives one. */
+  verificationUriComplete: z.url().nullable(),
+  /** Ask no more often than this. */
+  intervalSeconds: z.number().int().positive(),
+  expiresAt: instantSchema,
+  deviceCode: z.string(),
+});
+export type CliDeviceAuthorization = z.infer<typeof cliDeviceAuthorizationSchema>;
+
+/** POST /auth/cli-device/token: the handle the device authorization gave. */
+export const cliDeviceTokenRequestSchema = z.strictObject({
+  deviceCode: z.string().min(1, "deviceCode must be the one POST /auth/cli-device answered").max(16_384),
+});
+
+/** The person has not finished in the browser yet: ask again after `intervalSeconds`. */
+export const cliDevicePendingSchema = z.object({ pending: z.literal(true), intervalSeconds: z.number().int().positive() });
+export type CliDevicePending = z.infer<typeof cliDevicePendingSchema>;
 
 /** Tokens Berth issues start with this, so a Kubernetes token is never mistaken for one. */
 export const BERTH_TOKEN_PREFIX = "berth_";

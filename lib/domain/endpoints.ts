@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BERTH_RESOURCES, KUBERNETES_RESOURCES, type ResourceVerb } from "./access.ts";
 import { auditEntrySchema, auditQuerySchema } from "./audit.ts";
 import { checkpointSchema } from "./checkpoint.ts";
-import { cliSignInSchema, cliTokenRequestSchema, cliTokenSchema } from "./cli-sign-in.ts";
+import { cliDeviceAuthorizationSchema, cliDevicePendingSchema, cliDeviceTokenRequestSchema, cliSignInSchema, cliTokenRequestSchema, cliTokenSchema } from "./cli-sign-in.ts";
 import { dryRunResultSchema } from "./dry-run.ts";
 import { serialIdSchema } from "./event-id.ts";
 import { execRequestSchema, execResultSchema } from "./exec-request.ts";
@@ -509,6 +509,27 @@ export const ENDPOINTS = {
     access: { kind: "public", why: "it is how the command line becomes signed in; only the holder of the PKCE verifier can use the code", setsNoCookie: true },
     body: { schema: cliTokenRequestSchema, required: true },
     answers: ok(cliTokenSchema, "Signed in: send the token as `Authorization: Bearer`"),
+    problems: [400],
+    // The edge knows no caller yet; the route records who was signed in.
+    audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "lifecycle" },
+  },
+  beginCliDeviceSignIn: {
+    method: "POST",
+    path: "/auth/cli-device",
+    summary: "berth login --device's first step (RFC 8628, where the OpenID provider offers it): the code for the person to enter at the provider, and the handle to ask with",
+    access: { kind: "public", why: "it is how the command line becomes signed in; it signs nobody in by itself", setsNoCookie: true },
+    answers: ok(cliDeviceAuthorizationSchema, "Begun: show the person the address and the code"),
+    problems: [400],
+    // A code someone could be talked into entering (device-code phishing): each one issued is on record.
+    audit: { action: "session.device-code-issued", targetKind: "Session", recordedBy: "edge" },
+  },
+  pollCliDeviceSignIn: {
+    method: "POST",
+    path: "/auth/cli-device/token",
+    summary: "berth login --device, asking every intervalSeconds: 202 until the person has entered the code at the provider, then a Berth token",
+    access: { kind: "public", why: "it is how the command line becomes signed in; only the holder of the sealed device code can ask", setsNoCookie: true },
+    body: { schema: cliDeviceTokenRequestSchema, required: true },
+    answers: { ...ok(cliTokenSchema, "Signed in: send the token as `Authorization: Bearer`"), 202: { description: "Not yet: ask again after intervalSeconds", schema: cliDevicePendingSchema } },
     problems: [400],
     // The edge knows no caller yet; the route records who was signed in.
     audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "lifecycle" },

@@ -8,7 +8,7 @@ import { DEMO_PEOPLE, type DemoPerson } from "./demo-people.ts";
 
 // The embedded default's OpenID provider: oidc-provider, in-process on loopback, with the demo
 // people. Berth signs them in through it exactly as through a real provider (authorization code
-// with PKCE, ID token checked, refresh), so the embedded console is not a console without
+// with PKCE, ID token checked, refresh; the device flow for `berth login --device`), so the embedded console is not a console without
 // sign-in. Its sign-in page lists the people; a login_hint naming one signs that person in at once.
 
 export interface EmbeddedOidcProvider {
@@ -29,6 +29,16 @@ export const EMBEDDED_CLIENT_ID = "berth";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
+/** A page of the demo provider, in one look: its sign-in, and the device flow's. */
+function providerPage(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Berth demo provider</title><meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d1d20}ul{list-style:none;padding:0}li{margin:.5rem 0}
+button{width:100%;text-align:left;padding:.75rem 1rem;border:1px solid #c8c8d0;border-radius:.5rem;background:#fff;cursor:pointer;font:inherit;margin:.25rem 0}
+button:hover,button:focus{border-color:#3d5afe;outline:2px solid #3d5afe}span{display:block;color:#55555f;font-size:.875rem}
+input[type=text]{font:inherit;font-size:1.5rem;letter-spacing:.1em;text-transform:uppercase;padding:.5rem;width:100%;box-sizing:border-box;margin-bottom:.5rem}code{font-size:1.5rem;letter-spacing:.1em}.error{color:#b00020}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
 function personPage(uid: string, people: DemoPerson[]): string {
   const buttons = people
     .map(
@@ -36,13 +46,31 @@ function personPage(uid: string, people: DemoPerson[]): string {
         `<li><button type="submit" name="person" value="${escapeHtml(person.id)}"><strong>${escapeHtml(person.name)}</strong><span>${escapeHtml(person.email)} · ${escapeHtml(person.describes)}</span></button></li>`,
     )
     .join("");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in · Berth demo provider</title><meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d1d20}ul{list-style:none;padding:0}li{margin:.5rem 0}
-button{width:100%;text-align:left;padding:.75rem 1rem;border:1px solid #c8c8d0;border-radius:.5rem;background:#fff;cursor:pointer;font:inherit}
-button:hover,button:focus{border-color:#3d5afe;outline:2px solid #3d5afe}span{display:block;color:#55555f;font-size:.875rem}</style></head>
-<body><main><h1>Berth demo provider</h1><p>The embedded console's own OpenID provider. Choose who to sign in as:</p>
-<form method="post" action="/interaction/${escapeHtml(uid)}/login"><ul>${buttons}</ul></form></main></body></html>`;
+  return providerPage("Berth demo provider", `<p>The embedded console's own OpenID provider. Choose who to sign in as:</p>
+<form method="post" action="/interaction/${escapeHtml(uid)}/login"><ul>${buttons}</ul></form>`);
 }
+
+// The device flow's pages (RFC 8628), for `berth login --device`: enter the code the terminal
+// shows, confirm it is the one there, and the terminal is signed in. oidc-provider makes the
+// forms (with their CSRF field); these pages only frame them.
+type DeviceFlowFeature = NonNullable<NonNullable<Configuration["features"]>["deviceFlow"]>;
+
+const deviceFlowPages: Pick<DeviceFlowFeature, "userCodeInputSource" | "userCodeConfirmSource" | "successSource"> = {
+  userCodeInputSource: async (context, form, _out, error) => {
+    const said = error ? `<p class="error">${error.name === "AbortedError" ? "The sign-in was cancelled." : "That code is not one waiting to be entered, or it has expired. Check it on the terminal and try again."}</p>` : "";
+    context.body = providerPage("Sign in a terminal", `${said}<p>Enter the code <code>berth login --device</code> shows on the terminal:</p>${form}<button type="submit" form="op.deviceInputForm">Continue</button>`);
+  },
+  userCodeConfirmSource: async (context, form, _client, _deviceInfo, userCode) => {
+    context.body = providerPage(
+      "Sign in a terminal?",
+      `<p>The terminal should be showing this code:</p><p><code>${escapeHtml(userCode)}</code></p><p>Continue only if it is, and you ran <code>berth login --device</code> yourself.</p>${form}
+<button type="submit" form="op.deviceConfirmForm">Yes, sign the terminal in</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>`,
+    );
+  },
+  successSource: async (context) => {
+    context.body = providerPage("Signed in", "<p>The terminal is signed in. You can close this page.</p>");
+  },
+};
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
@@ -88,7 +116,7 @@ export async function startEmbeddedOidcProvider(options: EmbeddedOidcOptions): P
         // A public client: PKCE stands in for a secret, as for any browser-facing app on loopback.
         token_endpoint_auth_method: "none",
         redirect_uris: options.redirectOrigins.map((origin) => `${origin}/auth/callback`),
-        grant_types: ["authorization_code", "refresh_token"],
+        grant_types: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
         response_types: ["code"],
       },
     ],
@@ -109,8 +137,8 @@ export async function startEmbeddedOidcProvider(options: EmbeddedOidcOptions): P
     },
     interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
     // Berth asks for prompt=login every time, so signing out of Berth is enough to choose someone else.
-    features: { devInteractions: { enabled: false } },
-    ttl: { AccessToken: ttl, IdToken: ttl, AuthorizationCode: 60, Interaction: 600, Session: 86_400, Grant: 86_400, RefreshToken: 86_400 },
+    features: { devInteractions: { enabled: false }, deviceFlow: { enabled: true, ...deviceFlowPages } },
+    ttl: { AccessToken: ttl, IdToken: ttl, AuthorizationCode: 60, DeviceCode: 600, Interaction: 600, Session: 86_400, Grant: 86_400, RefreshToken: 86_400 },
     renderError: async (context, out) => {
       context.type = "html";
       context.body = `<!doctype html><html lang="en"><body><h1>Sign-in failed</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p></body></html>`;

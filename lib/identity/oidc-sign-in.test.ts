@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OidcConfig } from "../config/auth-config.ts";
 import { startEmbeddedOidcProvider, type EmbeddedOidcProvider } from "./embedded-oidc-provider.ts";
 import { OidcSignIn, personFromClaims, SignInError } from "./oidc-sign-in.ts";
+import { enterDeviceCode } from "./testing/device-code-browser.ts";
 
 // Signing in through the embedded provider over real HTTP, as a browser would: the authorization
 // request, the provider's page, the redirect back with a code, and the code exchanged with PKCE.
@@ -97,6 +98,34 @@ describe("signing in through the embedded provider", () => {
 
   it("ends the session when the provider refuses the refresh token", async () => {
     expect(await signIn.refresh({ method: "oidc", person: { username: "x", groups: [] }, refreshToken: "forged" })).toBeNull();
+  });
+});
+
+describe("signing a terminal in by the device flow", () => {
+  it("says the embedded provider offers it", async () => {
+    expect(await signIn.offersDeviceFlow()).toBe(true);
+  });
+
+  it("is pending until the person has entered the code", async () => {
+    const started = await signIn.beginDevice();
+    expect(await signIn.pollDevice(started.deviceCode)).toEqual({ pending: true, slowDown: false });
+  });
+
+  it("signs in the person who entered the code, with a refresh token", async () => {
+    const started = await signIn.beginDevice();
+    await enterDeviceCode(started.verificationUriComplete!, { person: "paula" });
+    const answer = await signIn.pollDevice(started.deviceCode);
+    expect("session" in answer && [answer.session.person.username, Boolean(answer.session.refreshToken)]).toEqual(["paula@berth.example", true]);
+  });
+
+  it("says the sign-in was refused when the person cancels at the provider", async () => {
+    const started = await signIn.beginDevice();
+    await enterDeviceCode(started.verificationUriComplete!, { person: "paula", cancel: true });
+    await expect(signIn.pollDevice(started.deviceCode)).rejects.toThrow(/refused at the provider/);
+  });
+
+  it("refuses a device code the provider never gave", async () => {
+    await expect(signIn.pollDevice("forged")).rejects.toThrow(SignInError);
   });
 });
 

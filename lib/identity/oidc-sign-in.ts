@@ -44,6 +44,18 @@ export interface OidcSignInOptions {
   now?: () => number;
 }
 
+/** RFC 8628's grant type: the token endpoint asked with a device code. */
+const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+export interface DeviceAuthorization {
+  deviceCode: string;
+  userCode: string;
+  verificationUri: string;
+  verificationUriComplete: string | null;
+  expiresInSeconds: number;
+  intervalSeconds: number;
+}
+
 export class OidcSignIn {
   private configuration: Promise<oidc.Configuration> | null = null;
   private readonly now: () => number;
@@ -74,27 +86,70 @@ export class OidcSignIn {
     return this.configuration;
   }
 
+  /**
+   * A refresh token (offline_access) is only granted with consent asked for; the embedded
+   * provider also shows its people every time, so signing out lets one choose someone else.
+   * A sign-in for the CLI always asks the person: a page that sent their browser here cannot have
+   * a signed-in provider hand a code to whatever listens on a loopback port without them seeing it.
+   */
+  private prompt(askToSignIn: boolean): { prompt: string } | Record<string, never> {
+    const prompts = [...(this.options.config.issuer === "embedded" || askToSignIn ? ["login"] : []), ...(this.options.config.scopes.includes("offline_access") ? ["consent"] : [])];
+    return prompts.length > 0 ? { prompt: prompts.join(" ") } : {};
+  }
+
   /** Where to send the browser, and what its callback must bring back. */
   async begin(returnTo: string, loginHint?: string, options: { askToSignIn?: boolean } = {}): Promise<{ redirectTo: URL; pending: PendingSignIn }> {
     const provider = await this.provider();
     const pending: PendingSignIn = { codeVerifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce(), returnTo };
-    const scopes = this.options.config.scopes;
     const parameters: Record<string, string> = {
       redirect_uri: this.redirectUri,
-      scope: scopes.join(" "),
+      scope: this.options.config.scopes.join(" "),
       code_challenge: await oidc.calculatePKCECodeChallenge(pending.codeVerifier),
       code_challenge_method: "S256",
       state: pending.state,
       nonce: pending.nonce,
+      ...this.prompt(options.askToSignIn ?? false),
     };
-    // A refresh token (offline_access) is only granted with consent asked for; the embedded
-    // provider also shows its people every time, so signing out lets one choose someone else.
-    // A sign-in for the CLI always asks the person: a page that sent their browser here cannot have
-    // a signed-in provider hand a code to whatever listens on a loopback port without them seeing it.
-    const prompts = [...(this.options.config.issuer === "embedded" || options.askToSignIn ? ["login"] : []), ...(scopes.includes("offline_access") ? ["consent"] : [])];
-    if (prompts.length > 0) parameters.prompt = prompts.join(" ");
     if (loginHint) parameters.login_hint = loginHint;
     return { redirectTo: oidc.buildAuthorizationUrl(provider, parameters), pending };
+  }
+
+  /** Whether the provider offers the device flow (RFC 8628): it names a device authorization endpoint. */
+  async offersDeviceFlow(): Promise<boolean> {
+    return Boolean((await this.provider()).serverMetadata().device_authorization_endpoint);
+  }
+
+  /** A device authorization: the code the person enters at the provider, and the device code to ask with. */
+  async beginDevice(): Promise<DeviceAuthorization> {
+    const provider = await this.provider();
+    try {
+      const answer = await oidc.initiateDeviceAuthorization(provider, { scope: this.options.config.scopes.join(" "), ...this.prompt(false) });
+      return {
+        deviceCode: answer.device_code,
+        userCode: answer.user_code,
+        verificationUri: answer.verification_uri,
+        verificationUriComplete: answer.verification_uri_complete ?? null,
+        expiresInSeconds: answer.expires_in,
+        intervalSeconds: answer.interval ?? 5,
+      };
+    } catch (error) {
+      throw new SignInError(`The provider did not start a device sign-in: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Asks the provider once whether the person has entered the code: the session if so, else whether to slow down. */
+  async pollDevice(deviceCode: string): Promise<{ session: Session } | { pending: true; slowDown: boolean }> {
+    const provider = await this.provider();
+    try {
+      return { session: this.sessionFrom(await oidc.genericGrantRequest(provider, DEVICE_CODE_GRANT, { device_code: deviceCode }), undefined) };
+    } catch (error) {
+      const code = error instanceof oidc.ResponseBodyError ? error.error : null;
+      if (code === "authorization_pending" || code === "slow_down") return { pending: true, slowDown: code === "slow_down" };
+      if (code === "expired_token") throw new SignInError("The code was not entered in time: run berth login --device again.", { cause: error });
+      if (code === "access_denied") throw new SignInError("The sign-in was refused at the provider.", { cause: error });
+      if (error instanceof SignInError) throw error;
+      throw new SignInError(`The provider did not sign you in: ${(error as Error).message}`, { cause: error });
+    }
   }
 
   /** Finishes a sign-in from the callback's URL; throws SignInError with what went wrong. */

@@ -42,12 +42,16 @@ export const cliGrantSchema = z.object({ session: sessionSchema, challenge: z.st
 export type CliGrant = z.infer<typeof cliGrantSchema>;
 export const CLI_GRANT_SECONDS = 60;
 
+/** A device sign-in under way (the provider's device code), held by the CLI that asks for it. */
+export const cliDeviceHandleSchema = z.object({ deviceCode: z.string(), intervalSeconds: z.number().int().positive() });
+export type CliDeviceHandle = z.infer<typeof cliDeviceHandleSchema>;
+
 export const SESSION_COOKIE = "berth_session";
 export const PENDING_SIGN_IN_COOKIE = "berth_sign_in";
 export const PENDING_SIGN_IN_SECONDS = 600;
 
-type Purpose = "session" | "sign-in" | "cli-grant" | "cli-session";
-const PURPOSES: Purpose[] = ["session", "sign-in", "cli-grant", "cli-session"];
+type Purpose = "session" | "sign-in" | "cli-grant" | "cli-session" | "cli-device";
+const PURPOSES: Purpose[] = ["session", "sign-in", "cli-grant", "cli-session", "cli-device"];
 
 /**
  * One key per purpose from the configured secret, so that a sealed sign-in can never pass for a
@@ -95,6 +99,14 @@ export class CookieSealer {
 
   openCliSession(sealed: string | undefined): Promise<Session | null> {
     return this.open("cli-session", sealed, sessionSchema);
+  }
+
+  sealCliDeviceHandle(handle: CliDeviceHandle, maxAgeSeconds: number): Promise<string> {
+    return this.seal("cli-device", cliDeviceHandleSchema.parse(handle), maxAgeSeconds);
+  }
+
+  openCliDeviceHandle(sealed: string | undefined): Promise<CliDeviceHandle | null> {
+    return this.open("cli-device", sealed, cliDeviceHandleSchema);
   }
 
   private seal(purpose: Purpose, payload: Record<string, unknown>, maxAgeSeconds: number): Promise<string> {

@@ -1,11 +1,13 @@
 import type { AuthConfig } from "../config/auth-config.ts";
-import type { CliSignIn } from "../domain/cli-sign-in.ts";
+import type { CliDeviceAuthorization, CliDevicePending, CliSignIn, CliToken } from "../domain/cli-sign-in.ts";
 import type { Person } from "../domain/person.ts";
 import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_SECONDS, SESSION_COOKIE, type Session } from "../identity/sealed-cookies.ts";
 import { cookieValue } from "../identity/authenticate.ts";
 import { issueBerthToken, verifierMatches } from "../identity/cli-tokens.ts";
+import type { OidcSignIn } from "../identity/oidc-sign-in.ts";
 import { BadRequestError } from "./api-problems.ts";
 import type { Runtime } from "./runtime.ts";
+import { whoAmI } from "./who-am-i.ts";
 
 // The browser's side of signing in and out: redirects and cookies around lib/identity's OIDC
 // flow and token check. Every failure of a person's sign-in lands on the sign-in page, saying
@@ -104,14 +106,71 @@ function loopback(cli: CliSignIn, parameters: Record<string, string>): string {
   return url.href;
 }
 
-/** POST /auth/cli-token: the loopback's code and the CLI's PKCE verifier, for a Berth token; the audit log says who signed in. */
-export async function exchangeCliCode(runtime: Runtime, code: string, verifier: string, requestId: string): Promise<{ session: Session; token: string; expiresAt: Date }> {
+/** POST /auth/cli-token: the loopback's code and the CLI's PKCE verifier, for a Berth token. */
+export async function exchangeCliCode(runtime: Runtime, code: string, verifier: string, requestId: string): Promise<CliToken> {
   const grant = await runtime.identity.sealer.openCliGrant(code);
   if (!grant) throw new BadRequestError("cli-code-invalid", "The sign-in code has expired (it lasts a minute) or is not from this Berth: run berth login again.");
   if (!(await verifierMatches(verifier, grant.challenge))) throw new BadRequestError("cli-code-invalid", "The verifier is not the one this sign-in began with: only the berth login that opened the browser can finish it.");
-  const { person } = grant.session;
-  await runtime.store.audit.recordChange({ actor: { ...person, requestId }, action: "session.sign-in", targetKind: "Session", targetId: person.username, outcome: "Succeeded", details: { through: "berth login" } });
-  return { session: grant.session, ...(await issueBerthToken(runtime.identity.sealer, grant.session, runtime.config.auth.sessionMaxAgeSeconds)) };
+  return signedInCli(runtime, grant.session, "berth login", requestId);
+}
+
+/** The provider's sign-in for berth login --device, or why there is none. */
+async function deviceSignIn(runtime: Runtime): Promise<OidcSignIn> {
+  const signIn = runtime.identity.signIn;
+  if (!signIn) {
+    throw new BadRequestError("cli-sign-in-off", `This Berth signs people in with ${runtime.config.auth.mode}, not through an OpenID provider, so berth login cannot use it: use berth login --token with a Kubernetes token.`);
+  }
+  if (!(await signIn.offersDeviceFlow())) {
+    throw new BadRequestError("cli-device-unsupported", "The OpenID provider does not offer the device flow (its discovery document names no device_authorization_endpoint): use berth login, which opens a browser on this machine, or berth login --token.");
+  }
+  return signIn;
+}
+
+/** POST /auth/cli-device: a device sign-in begun at the provider; its device code sealed for the CLI to ask with. */
+export async function beginCliDeviceSignIn(runtime: Runtime, now = Date.now()): Promise<CliDeviceAuthorization> {
+  const started = await refusedAsBadRequest(async () => (await deviceSignIn(runtime)).beginDevice());
+  const handle = await runtime.identity.sealer.sealCliDeviceHandle({ deviceCode: started.deviceCode, intervalSeconds: started.intervalSeconds }, started.expiresInSeconds);
+  return {
+    userCode: started.userCode,
+    verificationUri: started.verificationUri,
+    verificationUriComplete: started.verificationUriComplete,
+    intervalSeconds: started.intervalSeconds,
+    expiresAt: new Date(now + started.expiresInSeconds * 1000),
+    deviceCode: handle,
+  };
+}
+
+/** How much longer to wait after the provider said slow_down (RFC 8628 §3.5). */
+const SLOW_DOWN_SECONDS = 5;
+
+/** POST /auth/cli-device/token: asks the provider once; a Berth token once the person has entered the code. */
+export async function pollCliDeviceSignIn(runtime: Runtime, deviceCode: string, requestId: string): Promise<CliToken | CliDevicePending> {
+  const handle = await runtime.identity.sealer.openCliDeviceHandle(deviceCode);
+  if (!handle) throw new BadRequestError("cli-device-invalid", "The device sign-in has expired or is not from this Berth: run berth login --device again.");
+  const signIn = await deviceSignIn(runtime);
+  const answer = await refusedAsBadRequest(() => signIn.pollDevice(handle.deviceCode));
+  if ("pending" in answer) return { pending: true, intervalSeconds: handle.intervalSeconds + (answer.slowDown ? SLOW_DOWN_SECONDS : 0) };
+  return signedInCli(runtime, answer.session, "berth login --device", requestId);
+}
+
+/** A provider's refusal is the person's sign-in failing, said as the provider said it: 400, not a server error. */
+async function refusedAsBadRequest<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    // By name, as every error crossing modules here: Next.js may bundle a module more than once.
+    if (error instanceof Error && error.name === "SignInError") throw new BadRequestError("cli-sign-in-failed", error.message);
+    throw error;
+  }
+}
+
+/** The command line signed in: recorded in the audit log, and a Berth token with what the person may do. */
+async function signedInCli(runtime: Runtime, session: Session, through: string, requestId: string): Promise<CliToken> {
+  const { person } = session;
+  await runtime.store.audit.recordChange({ actor: { ...person, requestId }, action: "session.sign-in", targetKind: "Session", targetId: person.username, outcome: "Succeeded", details: { through } });
+  const { token, expiresAt } = await issueBerthToken(runtime.identity.sealer, session, runtime.config.auth.sessionMaxAgeSeconds);
+  const you = await whoAmI(runtime, { person, signedInWith: "oidc", credential: { kind: "impersonate", person }, ambient: false });
+  return { token, expiresAt, you };
 }
 
 /** The callback as the provider addressed it (the public URL), whatever Next.js saw behind a proxy. */

@@ -9,6 +9,7 @@ import type { Io } from "../io.ts";
 import { serialized, table } from "../printers.ts";
 import { openSession, USER_AGENT, type GlobalOptions } from "../session.ts";
 import { signInThroughBrowser } from "../browser-sign-in.ts";
+import { signInWithDeviceCode } from "../device-sign-in.ts";
 
 // Signing in and out, who you are, and which Berth you talk to (contexts).
 
@@ -16,6 +17,7 @@ interface LoginOptions extends GlobalOptions {
   contextName?: string;
   /** Commander's negation of --no-browser. */
   browser: boolean;
+  device?: boolean;
 }
 
 /** `--token -` reads the token from standard input, so it stays out of the shell's history. */
@@ -52,14 +54,22 @@ function describeWhoAmI(you: WhoAmI): string {
 export function registerAuth(program: Command, io: Io): void {
   program
     .command("login")
-    .description("Sign in to a Berth — through its OpenID provider in your browser, or with --token TOKEN (a Kubernetes bearer token) — and make it the current context")
+    .description("Sign in to a Berth — through its OpenID provider in your browser, with a code entered in a browser anywhere (--device), or with --token TOKEN (a Kubernetes bearer token) — and make it the current context")
     .option("--context-name <name>", "what to call the context (default: the server's host and port)")
     .option("--no-browser", "print the sign-in address instead of opening a browser (it must still be opened on this machine)")
+    .option("--device", "sign in with a code entered in a browser on any device (the OAuth device flow), for a terminal with no browser on its machine")
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<LoginOptions>();
       const server = options.server ?? process.env.BERTH_SERVER;
       if (!server) throw new UsageError("berth login needs --server URL (or BERTH_SERVER): the Berth to sign in to");
-      const { token, you } = options.token === undefined ? await signInThroughBrowser({ client: createBerthClient({ server, headers: USER_AGENT }), io, openBrowser: options.browser }) : await checkedToken(server, tokenFrom(options.token));
+      if (options.device && options.token !== undefined) throw new UsageError("--device and --token are two ways to sign in: give one of them");
+      const client = createBerthClient({ server, headers: USER_AGENT });
+      const { token, you } =
+        options.token !== undefined
+          ? await checkedToken(server, tokenFrom(options.token))
+          : options.device
+            ? await signInWithDeviceCode({ client, io })
+            : await signInThroughBrowser({ client, io, openBrowser: options.browser });
       const file = configPath();
       const name = options.contextName ?? contextNameFor(server);
       writeConfig(file, withContext(readConfig(file), { name, server, token, ...(options.namespace ? { namespace: options.namespace } : {}) }));
