@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliDeviceAuthorizationSchema, cliTokenSchema, pkceChallengeOf } from "@/lib/domain/cli-sign-in.ts";
 import type { Session } from "@/lib/identity/sealed-cookies.ts";
@@ -22,7 +23,7 @@ const cliQuery = async () => ({ cliRedirect: "http://127.0.0.1:41234/callback", 
 
 /** What the callback hands the browser to take to the CLI, as the callback seals it. */
 async function codeFor(session: Session, verifier = VERIFIER): Promise<string> {
-  return api.runtime.identity.sealer.sealCliGrant({ session, challenge: await pkceChallengeOf(verifier) });
+  return api.runtime.identity.sealer.sealCliGrant({ id: randomBytes(16).toString("base64url"), session, challenge: await pkceChallengeOf(verifier) });
 }
 
 const exchange = (code: string, verifier = VERIFIER) => api.call("exchangeCliCode", null, { body: { code, verifier }, headers: { origin: null } });
@@ -64,6 +65,18 @@ describe("POST /auth/cli-token", () => {
   it("refuses the code with any verifier but the one the sign-in began with", async () => {
     const answer = await exchange(await codeFor(ALEX), "w".repeat(43));
     expect(answer).toMatchObject({ status: 400, json: { code: "cli-code-invalid", detail: expect.stringContaining("only the berth login that opened the browser") } });
+  });
+
+  it("refuses a code used once already", async () => {
+    const code = await codeFor(ALEX);
+    await exchange(code);
+    expect(await exchange(code)).toMatchObject({ status: 400, json: { code: "cli-code-used" } });
+  });
+
+  it("still takes the code with the right verifier after a wrong one was tried", async () => {
+    const code = await codeFor(ALEX);
+    await exchange(code, "w".repeat(43));
+    expect((await exchange(code)).status).toBe(200);
   });
 
   it("refuses a code that is not one Berth made", async () => {

@@ -34,11 +34,11 @@ export const pendingSignInSchema = z.object({
 export type PendingSignIn = z.infer<typeof pendingSignInSchema>;
 
 /**
- * A signed-in session on its way to the CLI: good for a minute, and only with the PKCE verifier,
- * which never leaves the CLI. Stateless, so any replica takes it; within that minute the holder of
- * the verifier could exchange it twice, for two tokens of the same person.
+ * A signed-in session on its way to the CLI: good for a minute, once, and only with the PKCE
+ * verifier, which never leaves the CLI. Any replica takes it; its random id, spent in the store
+ * when it is exchanged, makes it good once.
  */
-export const cliGrantSchema = z.object({ session: sessionSchema, challenge: z.string() });
+export const cliGrantSchema = z.object({ id: z.string().min(16), session: sessionSchema, challenge: z.string() });
 export type CliGrant = z.infer<typeof cliGrantSchema>;
 export const CLI_GRANT_SECONDS = 60;
 

@@ -1,7 +1,8 @@
+import { randomBytes } from "node:crypto";
 import type { AuthConfig } from "../config/auth-config.ts";
 import type { CliDeviceAuthorization, CliDevicePending, CliSignIn, CliToken } from "../domain/cli-sign-in.ts";
 import type { Person } from "../domain/person.ts";
-import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_SECONDS, SESSION_COOKIE, type Session } from "../identity/sealed-cookies.ts";
+import { CLI_GRANT_SECONDS, PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_SECONDS, SESSION_COOKIE, type Session } from "../identity/sealed-cookies.ts";
 import { cookieValue } from "../identity/authenticate.ts";
 import { issueBerthToken, verifierMatches } from "../identity/cli-tokens.ts";
 import type { OidcSignIn } from "../identity/oidc-sign-in.ts";
@@ -96,7 +97,7 @@ export async function completeSignIn(runtime: Runtime, request: Request): Promis
   }
   if (!pending.cli) return redirect(`${auth.publicUrl}${pending.returnTo}`, [clear, await sealed(runtime, session)]);
   // No cookie for the browser: the session is for the CLI, which collects it with its verifier.
-  const code = await runtime.identity.sealer.sealCliGrant({ session, challenge: pending.cli.challenge });
+  const code = await runtime.identity.sealer.sealCliGrant({ id: randomBytes(16).toString("base64url"), session, challenge: pending.cli.challenge });
   return redirect(loopback(pending.cli, { code }), [clear]);
 }
 
@@ -111,6 +112,10 @@ export async function exchangeCliCode(runtime: Runtime, code: string, verifier: 
   const grant = await runtime.identity.sealer.openCliGrant(code);
   if (!grant) throw new BadRequestError("cli-code-invalid", "The sign-in code has expired (it lasts a minute) or is not from this Berth: run berth login again.");
   if (!(await verifierMatches(verifier, grant.challenge))) throw new BadRequestError("cli-code-invalid", "The verifier is not the one this sign-in began with: only the berth login that opened the browser can finish it.");
+  // Spent only once it is known good: a wrong verifier must not burn the right one's code.
+  if (!(await runtime.store.spentCodes.spend(grant.id, new Date(Date.now() + CLI_GRANT_SECONDS * 1000)))) {
+    throw new BadRequestError("cli-code-used", "This sign-in code was used already: a code is good once. Run berth login again.");
+  }
   return signedInCli(runtime, grant.session, "berth login", requestId);
 }
 

@@ -8,6 +8,7 @@ import { auditRepository } from "./audit-repository.ts";
 import { checkpointRepository } from "./checkpoint-repository.ts";
 import { maintenanceRepository } from "./maintenance-repository.ts";
 import { operationRepository } from "./operation-repository.ts";
+import { spentCodeRepository } from "./spent-code-repository.ts";
 import { writerTermRepository } from "./writer-term-repository.ts";
 import { lockDataDir, type DataDirLock } from "../platform/data-dir-lock.ts";
 import { migrate, readMigrations, DEFAULT_MIGRATIONS_DIR, type MigrationReport } from "./migrator.ts";
@@ -39,6 +40,8 @@ export interface Store {
   readonly operations: ReturnType<typeof operationRepository>;
   /** The elected writer's term, which fenced writes must carry. */
   readonly writerTerms: ReturnType<typeof writerTermRepository>;
+  /** One-time codes already used. */
+  readonly spentCodes: ReturnType<typeof spentCodeRepository>;
   /** Answers a trivial query; throws if the database cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +57,7 @@ function repositories(db: Db, notifications: StoreNotifications) {
     maintenance: maintenanceRepository(db, notifications),
     operations: operationRepository(db, notifications),
     writerTerms: writerTermRepository(db),
+    spentCodes: spentCodeRepository(db),
     async ping() {
       await db.$queryRaw`SELECT 1`;
     },
