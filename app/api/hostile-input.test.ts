@@ -3,6 +3,7 @@ import type { Person } from "@/lib/domain/person.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { demoPersonIdentity } from "@/lib/identity/demo-people.ts";
 import { eventually } from "@/lib/sim/testing/eventually.ts";
+import { PEER_ADDRESS_HEADER } from "@/lib/platform/peer-address.ts";
 import { startApiUnderTest, type ApiUnderTest } from "./testing/api-under-test.ts";
 
 // What one person can send that must not hurt anyone else: bodies too large to read, text no
@@ -16,6 +17,7 @@ const bea = person("bea");
 const MAX_BODY_BYTES = 64 * 1024;
 const MAX_PER_NAMESPACE = 4;
 const CREATES_PER_MINUTE = 20;
+const SIGN_INS_PER_MINUTE = 5;
 const STREAMS_PER_PERSON = 2;
 
 let api: ApiUnderTest;
@@ -23,7 +25,7 @@ let count = 0;
 const named = (base: string) => `${base}-${Date.now().toString(36)}-${++count}`;
 
 beforeAll(async () => {
-  api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "20", BERTH_MAX_BODY_BYTES: String(MAX_BODY_BYTES), BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(MAX_PER_NAMESPACE), BERTH_CREATES_PER_MINUTE: String(CREATES_PER_MINUTE), BERTH_STREAMS_PER_PERSON: String(STREAMS_PER_PERSON) });
+  api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "20", BERTH_MAX_BODY_BYTES: String(MAX_BODY_BYTES), BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(MAX_PER_NAMESPACE), BERTH_CREATES_PER_MINUTE: String(CREATES_PER_MINUTE), BERTH_STREAMS_PER_PERSON: String(STREAMS_PER_PERSON), BERTH_SIGN_INS_PER_MINUTE: String(SIGN_INS_PER_MINUTE) });
   await api.untilLive();
 }, 120_000);
 afterAll(() => api?.stop(), 120_000);
@@ -165,6 +167,21 @@ describe("the sandboxes-per-namespace quota", () => {
     await fill();
     const answer = await api.call("createSandbox", alex, { body: { name: named("elsewhere"), namespace: "team-a", workspace: { backend: "ephemeral" } } });
     expect(answer.status).toBe(201);
+  });
+});
+
+describe("someone not signed in who tries too many sign-ins", () => {
+  const signInFrom = (address: string) => api.call("signInWithToken", null, { body: { token: "guess" }, headers: { [PEER_ADDRESS_HEADER]: address } });
+
+  it("is refused with 429 once past the sign-ins per minute from their address, naming the limit", async () => {
+    for (let index = 0; index < SIGN_INS_PER_MINUTE; index++) await signInFrom("203.0.113.7");
+    const refused = await signInFrom("203.0.113.7");
+    expect([refused.status, refused.json]).toEqual([429, expect.objectContaining({ code: "rate-limited", detail: expect.stringContaining(`limit of ${SIGN_INS_PER_MINUTE} sign-in attempts per minute`) })]);
+  });
+
+  it("does not hold back sign-ins from another address", async () => {
+    for (let index = 0; index < SIGN_INS_PER_MINUTE; index++) await signInFrom("203.0.113.8");
+    expect((await signInFrom("203.0.113.9")).status).not.toBe(429);
   });
 });
 

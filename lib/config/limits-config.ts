@@ -15,6 +15,11 @@ export const requestLimitsSchema = z.object({
   commandsPerMinute: perMinute("commandsPerMinute", 120),
   /** Other changes one person may make per minute. */
   writesPerMinute: perMinute("writesPerMinute", 300),
+  /**
+   * Sign-ins from one address per minute, before anyone is signed in: berth login's code
+   * exchange and device codes, token sign-in (each costs a provider or TokenReview call).
+   */
+  signInsPerMinute: perMinute("signInsPerMinute", 30),
   /** Event streams one person may have open at once (a browser tab holds one). */
   streamsPerPerson: z.coerce.number().int("streamsPerPerson must be a whole number").min(1, "streamsPerPerson must be at least 1").default(10),
 });

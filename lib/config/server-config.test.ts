@@ -320,6 +320,7 @@ describe("limits", () => {
       createsPerMinute: 30,
       commandsPerMinute: 120,
       writesPerMinute: 300,
+      signInsPerMinute: 30,
       streamsPerPerson: 10,
     });
   });

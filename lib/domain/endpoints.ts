@@ -88,9 +88,10 @@ export interface Endpoint {
   audit?: { action: string; targetKind: string; recordedBy: "lifecycle" | "edge" };
   /**
    * Which of a person's rate limits a call takes from: creates and commands have their own;
-   * every other write takes from `writes`, reads from none.
+   * every other write takes from `writes`, reads from none. Sign-ins are counted per address
+   * when nobody is signed in yet.
    */
-  rate?: "creates" | "commands";
+  rate?: "creates" | "commands" | "sign-ins";
   /** The answers when it works, by HTTP status. */
   answers: Record<number, EndpointAnswer>;
   /** The statuses it answers with problem+json besides the ones every endpoint may give. */
@@ -508,6 +509,7 @@ export const ENDPOINTS = {
     summary: "berth login's last step: the code the browser brought to the CLI, with its PKCE verifier, for a Berth token",
     access: { kind: "public", why: "it is how the command line becomes signed in; only the holder of the PKCE verifier can use the code", setsNoCookie: true },
     body: { schema: cliTokenRequestSchema, required: true },
+    rate: "sign-ins",
     answers: ok(cliTokenSchema, "Signed in: send the token as `Authorization: Bearer`"),
     problems: [400],
     // The edge knows no caller yet; the route records who was signed in.
@@ -518,6 +520,7 @@ export const ENDPOINTS = {
     path: "/auth/cli-device",
     summary: "berth login --device's first step (RFC 8628, where the OpenID provider offers it): the code for the person to enter at the provider, and the handle to ask with",
     access: { kind: "public", why: "it is how the command line becomes signed in; it signs nobody in by itself", setsNoCookie: true },
+    rate: "sign-ins",
     answers: ok(cliDeviceAuthorizationSchema, "Begun: show the person the address and the code"),
     problems: [400],
     // A code someone could be talked into entering (device-code phishing): each one issued is on record.
@@ -540,6 +543,7 @@ export const ENDPOINTS = {
     summary: "Sign in with a Kubernetes bearer token (token mode), checked with TokenReview",
     access: { kind: "public", why: "it is how a person becomes signed in" },
     body: { schema: z.strictObject({ token: z.string().min(1, "paste a Kubernetes bearer token") }), required: true },
+    rate: "sign-ins",
     answers: ok(whoAmISchema, "Signed in"),
     problems: [400, 401],
     audit: { action: "session.sign-in", targetKind: "Session", recordedBy: "edge" },

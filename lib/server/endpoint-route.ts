@@ -232,7 +232,9 @@ export function endpointRoute<Id extends EndpointId>(id: Id, handler: (call: End
       if (!caller && endpoint.access.kind !== "public") throw new NotSignedInError("Sign in first, or send `Authorization: Bearer <Kubernetes token>`.");
       // Before the body is read: a person over their rate costs the server nothing more.
       const rate = endpoint.rate ?? (writes ? "writes" : null);
-      if (rate && caller) runtime.rateLimits.take(caller.person.username, rate);
+      // Nobody is signed in yet at a sign-in: the address on the other end of the socket is counted instead.
+      const counted = caller?.person.username ?? (rate === "sign-ins" ? `address ${request.headers.get(PEER_ADDRESS_HEADER) || "unknown"}` : null);
+      if (rate && counted) runtime.rateLimits.take(counted, rate);
       params = endpoint.params ? parseWith(endpoint.params, await context.params, "invalid-parameter") : {};
       const query = endpoint.query ? parseWith(endpoint.query, queryOf(request), "invalid-query") : {};
       json = await readJson(request, endpoint, runtime.config.limits.maxBodyBytes);

@@ -119,13 +119,14 @@ const KUBERNETES_ANSWERS = [404, 409, 422, 429, 502, 503];
 /**
  * Every status the document declares for the endpoint: its answers, its problems, the refusals
  * of its access, what the edge (endpoint-route.ts) answers before the handler runs — 400 for a
- * path or query parameter that does not parse, 400, 413 and 415 for a body that does not — and,
- * for an endpoint on Kubernetes' own resources, what Kubernetes can answer.
+ * path or query parameter that does not parse, 400, 413 and 415 for a body that does not, 429
+ * past the rate the endpoint takes from — and, for an endpoint on Kubernetes' own resources,
+ * what Kubernetes can answer.
  */
 export function declaredStatuses(endpoint: Endpoint): Set<number> {
   const { access } = endpoint;
   const refusals = access.kind === "public" ? [] : [401, ...(access.kind === "signed-in" ? [] : [403])];
-  const edge = [...(endpoint.params || endpoint.query ? [400] : []), ...(endpoint.body ? [400, 413, 415] : [])];
+  const edge = [...(endpoint.params || endpoint.query ? [400] : []), ...(endpoint.body ? [400, 413, 415] : []), ...(endpoint.rate ? [429] : [])];
   const kubernetes = access.kind === "resource" && access.group !== BERTH_API_GROUP ? KUBERNETES_ANSWERS : [];
   return new Set([...Object.keys(endpoint.answers).map(Number), ...endpoint.problems, ...refusals, ...edge, ...kubernetes]);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RateLimitedError, RateLimits } from "./rate-limits.ts";
 
-const settings = { createsPerMinute: 3, commandsPerMinute: 60, writesPerMinute: 600, streamsPerPerson: 2 };
+const settings = { createsPerMinute: 3, commandsPerMinute: 60, writesPerMinute: 600, signInsPerMinute: 2, streamsPerPerson: 2 };
 
 function limitsAt(start = 0) {
   const clock = { now: start };

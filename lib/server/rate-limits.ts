@@ -1,14 +1,15 @@
 import type { RequestLimits } from "../config/limits-config.ts";
 
 // How fast one person may change things, and how many event streams they may hold open: a token
-// bucket per person and kind of request (creates, commands run in sandboxes, other writes), and
+// bucket per person and kind of request (creates, commands run in sandboxes, other writes; and
+// sign-in attempts, counted per address before anyone is signed in), and
 // a count of open streams. A person over a limit gets 429 with Retry-After; everyone else is
 // untouched. Each replica counts its own requests (a person spread over N replicas may reach N
 // times the rate), which is what keeps one replica answering.
 
-export type RateClass = "creates" | "commands" | "writes";
+export type RateClass = "creates" | "commands" | "writes" | "sign-ins";
 
-export type RateLimitSettings = Pick<RequestLimits, "createsPerMinute" | "commandsPerMinute" | "writesPerMinute" | "streamsPerPerson">;
+export type RateLimitSettings = Pick<RequestLimits, "createsPerMinute" | "commandsPerMinute" | "writesPerMinute" | "signInsPerMinute" | "streamsPerPerson">;
 
 export class RateLimitedError extends Error {
   constructor(
@@ -24,7 +25,10 @@ const WHAT: Record<RateClass, { noun: string; setting: string }> = {
   creates: { noun: "sandboxes created", setting: "BERTH_CREATES_PER_MINUTE (Helm value limits.createsPerMinute)" },
   commands: { noun: "commands and checkpoints run", setting: "BERTH_COMMANDS_PER_MINUTE (Helm value limits.commandsPerMinute)" },
   writes: { noun: "changes", setting: "BERTH_WRITES_PER_MINUTE (Helm value limits.writesPerMinute)" },
+  "sign-ins": { noun: "sign-in attempts", setting: "BERTH_SIGN_INS_PER_MINUTE (Helm value limits.signInsPerMinute)" },
 };
+
+const SETTING: Record<RateClass, keyof RateLimitSettings> = { creates: "createsPerMinute", commands: "commandsPerMinute", writes: "writesPerMinute", "sign-ins": "signInsPerMinute" };
 
 interface Bucket {
   tokens: number;
@@ -47,7 +51,7 @@ export class RateLimits {
   }
 
   private perMinute(rate: RateClass): number {
-    return rate === "creates" ? this.settings.createsPerMinute : rate === "commands" ? this.settings.commandsPerMinute : this.settings.writesPerMinute;
+    return this.settings[SETTING[rate]];
   }
 
   /**
