@@ -150,6 +150,8 @@ export async function startEmbeddedOidcProvider(options: EmbeddedOidcOptions): P
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     void (async () => {
       const url = new URL(request.url ?? "/", issuer);
+      // Browsers ask every site for one; the provider has none, and says so without an error.
+      if (url.pathname === "/favicon.ico") return void response.writeHead(204).end();
       const interaction = /^\/interaction\/([\w-]+)(\/login)?$/.exec(url.pathname);
       if (!interaction) return serveProvider(request, response);
       const details = await provider.interactionDetails(request, response);
