@@ -89,6 +89,16 @@ describe("signing in", () => {
     expect([login.code, login.stderr.split("\n")[0], (await run(["config", "get-contexts"], env)).stdout]).toEqual([1, expect.stringMatching(/^error: .*\(HTTP 401/), "CURRENT   NAME   SERVER   NAMESPACE   CREDENTIAL\n"]);
   });
 
+  it("says to use a token when --device asks a Berth that signs people in without a provider, and exits 1", async () => {
+    const login = await run(["login", "--server", server.url, "--device"], configIn("device-login"));
+    expect([login.code, login.stderr]).toEqual([1, expect.stringContaining("berth login --token")]);
+  });
+
+  it("takes only one way to sign in: --device and --token together exit 2", async () => {
+    const login = await run(["login", "--server", server.url, "--device", "--token", tokens.developer], configIn("device-and-token"));
+    expect([login.code, login.stderr]).toEqual([2, expect.stringContaining("--device and --token")]);
+  });
+
   it("logs out by forgetting the token; the next call is refused", async () => {
     const env = configIn("logout");
     await run(["login", "--server", server.url, "--token", tokens.developer], env);
