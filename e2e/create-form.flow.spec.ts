@@ -122,6 +122,25 @@ test("a sandbox created from the form opens its page and becomes Ready", async (
   await expect.poll(async () => ((await (await request.get(`/api/v1/sandboxes/${id}`)).json()) as { phase: string }).phase, { timeout: 30_000 }).toBe("Ready");
 });
 
+test("labels typed in the form are on the sandbox's page", async ({ page }) => {
+  await openForm(page);
+  await field(page, "Name").fill(uniqueName("labelled"));
+  await form(page).getByRole("radio", { name: /Ephemeral/ }).check();
+  await field(page, "Labels").fill("team=ml\nexample.com/owner=dana");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(page.getByRole("definition").filter({ hasText: "team=ml" })).toContainText("example.com/owner=dana");
+});
+
+test("a label key in a domain Kubernetes keeps is refused on the labels field", async ({ page }) => {
+  await openForm(page);
+  await field(page, "Name").fill(uniqueName("reserved"));
+  await field(page, "Labels").fill("kubernetes.io/team=ml");
+  await form(page).getByRole("button", { name: "Create sandbox" }).click();
+
+  await expect(field(page, "Labels")).toHaveAccessibleDescription(/in a domain Kubernetes keeps for itself/);
+});
+
 test("the form can be filled and sent with the keyboard alone", async ({ page }) => {
   const name = uniqueName("keys");
   await openForm(page);

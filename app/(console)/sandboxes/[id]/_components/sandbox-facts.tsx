@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { OWNERSHIP_LIFECYCLE } from "@/app/(console)/volumes/_components/volume-rows.ts";
 import tableStyles from "@/app/components/data-table.module.css";
+import { userLabelsOf } from "@/lib/domain/labels.ts";
 import { containerFor, profileSchema } from "@/lib/domain/profiles.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { claimFate } from "@/lib/domain/workspace.ts";
@@ -27,6 +28,23 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 
 const mono = (value: string | null) => (value ? <code>{value}</code> : none);
 
+/** The person's labels as `key=value`, one per line, in key order. */
+function labelList(labels: Record<string, string>): ReactNode {
+  const entries = Object.entries(labels).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return none;
+  return (
+    <ul className={styles.labelList}>
+      {entries.map(([key, value]) => (
+        <li key={key}>
+          <code>
+            {key}={value}
+          </code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function IdentityFacts({ record }: { record: SandboxRecord }) {
   const profile = profileSchema.safeParse(record.spec.profile ?? "generic");
   const image = typeof record.spec.image === "string" ? record.spec.image : profile.success ? containerFor({ profile: profile.data }).image : undefined;
@@ -41,6 +59,7 @@ export function IdentityFacts({ record }: { record: SandboxRecord }) {
         ["Previous pod UID", mono(record.previousPodUid)],
         ["Profile", profile.success ? profile.data : <span className={styles.muted}>unknown ({String(record.spec.profile)})</span>],
         ["Image", image ? mono(image) : <span className={styles.muted}>not recorded (made outside Berth)</span>],
+        ["Labels", labelList(userLabelsOf(record.spec))],
       ]}
     />
   );

@@ -35,6 +35,14 @@ describe("the spec a create form describes", () => {
     expect(specOf((values) => (values.command = "python\n-m\nhttp.server\n")).command).toEqual(["python", "-m", "http.server"]);
   });
 
+  it("reads the labels one KEY=VALUE per line", () => {
+    expect(specOf((values) => (values.labels = "team=ml\n\nexample.com/owner = dana\n")).labels).toEqual({ team: "ml", "example.com/owner": "dana" });
+  });
+
+  it("reads a label line without = as a key with an empty value", () => {
+    expect(specOf((values) => (values.labels = "scratch")).labels).toEqual({ scratch: "" });
+  });
+
   it("runs the checkpoint hook through sh -c", () => {
     expect(specOf((values) => (values.disruptionPolicy.checkpointHook = "git stash")).disruptionPolicy?.checkpointHook).toEqual(["sh", "-c", "git stash"]);
   });
@@ -104,6 +112,10 @@ describe("problems on the form's fields", () => {
 
   it("puts a non-number grace period on its field", () => {
     expect(fieldsWithProblems(formWith((values) => (values.disruptionPolicy.terminationGracePeriodSeconds = "soon")))).toEqual(["disruptionPolicy.terminationGracePeriodSeconds"]);
+  });
+
+  it("puts a label key Kubernetes would refuse on the labels field", () => {
+    expect(fieldsWithProblems(formWith((values) => (values.labels = "not a key=x")))).toEqual(["labels"]);
   });
 
   it("maps a problem deeper than the form to the nearest field", () => {

@@ -55,6 +55,8 @@ export interface CreateFormValues {
   image: string;
   /** One argument per line; empty: the profile's command. */
   command: string;
+  /** One KEY=VALUE per line; a line without "=" is a key with an empty value. */
+  labels: string;
   env: EnvRow[];
   resources: { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
   workspace: {
@@ -89,6 +91,7 @@ export function initialFormValues(gatewayBackend: WorkspaceBackend, claim?: { na
     profile: "generic",
     image: "",
     command: "",
+    labels: "",
     env: [],
     resources: { requests: { cpu: "", memory: "" }, limits: { cpu: "", memory: "" } },
     workspace: {
@@ -127,6 +130,16 @@ export function newExtraVolume(index: number): ExtraVolumeValues {
 
 /** A blank text field means "not set"; the spec leaves the key out. */
 const text = (value: string) => (value.trim() === "" ? undefined : value.trim());
+
+/** The labels typed one KEY=VALUE per line; a later line wins over an earlier one with the same key. */
+function labelsOf(typed: string): Record<string, string> | undefined {
+  const lines = typed.split("\n").map((line) => line.trim()).filter(Boolean);
+  if (lines.length === 0) return undefined;
+  return Object.fromEntries(lines.map((line) => {
+    const at = line.indexOf("=");
+    return at === -1 ? [line, ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+  }));
+}
 
 /** Whole seconds as typed; anything else goes through as typed so the schema names the field. */
 function seconds(value: string): number | string | undefined {
@@ -194,6 +207,7 @@ export function specFromForm(values: CreateFormValues, gatewayBackend: Workspace
     profile: values.profile,
     image: text(values.image),
     command: command.length > 0 ? command : undefined,
+    labels: labelsOf(values.labels),
     env: values.env.filter((row) => !isBlank(row)).map(envVarOf),
     resources: resources.requests || resources.limits ? resources : undefined,
     workspace: {
@@ -217,6 +231,8 @@ export function specFromForm(values: CreateFormValues, gatewayBackend: Workspace
 /** Spec paths whose form field has another name or holds the whole list. */
 const RENAMED: [pattern: RegExp, field: (match: RegExpMatchArray) => string][] = [
   [/^command(\.\d+)?$/, () => "command"],
+  // A label's problem names its key in the message; the form has one field for them all.
+  [/^labels(\..+)?$/, () => "labels"],
   [/^disruptionPolicy\.checkpointHook(\.\d+)?$/, () => "disruptionPolicy.checkpointHook"],
   [/^workspace\.claim\.storageClassName$/, () => "workspace.claim.storageClass.name"],
   [/^volumes\.(\d+)\.pvc\.storageClass$/, (match) => `volumes.${match[1]}.pvc.storageClass.name`],
@@ -229,7 +245,7 @@ const RENAMED: [pattern: RegExp, field: (match: RegExpMatchArray) => string][] =
 
 /** Every field the form has, as a pattern over its dotted name. */
 const FIELDS = [
-  /^(name|namespace|profile|image|command)$/,
+  /^(name|namespace|profile|image|command|labels)$/,
   /^env\.\d+\.(name|value|secretName|secretKey)$/,
   /^resources\.(requests|limits)\.(cpu|memory)$/,
   /^workspace\.(backend|mountPath)$/,

@@ -12,7 +12,7 @@ import { RadioChoice, SelectField, TextField } from "./form-fields.tsx";
 import buttons from "@/app/components/buttons.module.css";
 import styles from "./create-sandbox-form.module.css";
 
-// Who the sandbox is and what it runs: name, namespace, profile, image, command, env, resources.
+// Who the sandbox is and what it runs: name, namespace, profile, image, command, labels, env, resources.
 
 const PROFILE_NOTES: Record<(typeof PROFILES)[number], string> = {
   generic: "A shell environment on the community base image.",
@@ -63,6 +63,14 @@ export function IdentitySection({ namespace, limits }: { namespace: string; limi
           monospace
         />
       </div>
+      <TextField
+        name="labels"
+        label="Labels"
+        rows={2}
+        placeholder={"team=ml\nexample.com/owner=dana"}
+        hint="One KEY=VALUE per line, to find the sandbox by: on its Sandbox and its pod, so berth get sandboxes -l team=ml and kubectl get pods -l team=ml both find it. Kubernetes', agent-sandbox's and Berth's own domains are kept for them."
+        monospace
+      />
       <EnvFields namespace={namespace} />
       <fieldset className={styles.choice} aria-describedby="resources-limits">
         <legend className={styles.label}>Resources</legend>
