@@ -4,7 +4,7 @@ import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
 import type { Volume } from "../domain/volume.ts";
 import { claimFate } from "../domain/workspace.ts";
-import { ageOf } from "./age.ts";
+import { ageOf } from "../domain/human-duration.ts";
 import { table } from "./printers.ts";
 import { labelsText } from "./resource-kinds.ts";
 

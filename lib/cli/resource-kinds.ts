@@ -4,7 +4,7 @@ import type { NodeView } from "../domain/node-view.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { StorageClassView } from "../domain/storage-class.ts";
 import type { Volume } from "../domain/volume.ts";
-import { ageOf } from "./age.ts";
+import { ageOf } from "../domain/human-duration.ts";
 import type { Printable } from "./printers.ts";
 
 // What `berth get` lists, each with kubectl's names for it and the columns it prints. A resource

@@ -9,7 +9,7 @@ import { printItems, table } from "../printers.ts";
 import { SANDBOXES } from "../resource-kinds.ts";
 import type { Session } from "../session.ts";
 import { drawLanes } from "../timeline-text.ts";
-import { ageOf } from "../age.ts";
+import { ageOf } from "../../domain/human-duration.ts";
 import { afterKey, initialState, keyOf, phaseCounts, selected, visible, withSandboxes, type TopAction, type TopState } from "./top-state.ts";
 
 // `berth top`: a full-screen view of the sandboxes, kept live by the event stream like `get -w`;

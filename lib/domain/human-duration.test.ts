@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { humanDuration } from "./age.ts";
+import { humanDuration } from "./human-duration.ts";
 
 const s = 1000;
 const m = 60 * s;
