@@ -62,7 +62,7 @@ export async function benchSimulatedCluster(): Promise<SimBenchResult> {
   globalThis.gc?.();
   const after = process.memoryUsage();
   const { access, adminToken } = accessForTests(store, clock);
-  const server = new ApiServer({ store, access, pods: { evict: () => ({}), bind: () => ({}), log: () => "", exec: (_r, socket) => socket.destroy() } });
+  const server = new ApiServer({ store, access, pods: { evict: () => ({}), bind: () => ({}), log: () => "", exec: (_r, socket) => socket.destroy() }, now: () => clock.now() });
   const url = await server.listen();
   const config = kubeConfigFor(url, adminToken);
   const core = config.makeApiClient(CoreV1Api);

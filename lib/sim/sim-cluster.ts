@@ -128,6 +128,7 @@ export class SimCluster {
       gate: (info) => this.faults.gate(info),
       routes: (request, response, url) => this.faultApi(request, response, url),
       log: options.log,
+      now: () => this.clock.now(),
     });
     faults = new Faults({
       store: this.store,

@@ -11,7 +11,7 @@ import { StatusError } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
 import { hasProtobufForm, parseObject, readBody, sendJson, sendObject, sendStatus } from "./http-io.ts";
-import { responseEncoding, type Encoding } from "./media-types.ts";
+import { negotiate, responseEncoding, type Encoding } from "./media-types.ts";
 import { notFoundPath, parseResourcePath, type ResourcePath } from "./request-path.ts";
 import { handleResource } from "./resource-handler.ts";
 import { findResource, groupVersion, REVIEWS } from "./resources.ts";
@@ -51,6 +51,8 @@ export interface ApiServerOptions {
   routes?: ExtraRoutes;
   bookmarkIntervalMs?: number;
   log?: (line: string) => void;
+  /** The cluster's time, for the ages a table prints. */
+  now: () => Date;
 }
 
 export class ApiServer {
@@ -145,7 +147,14 @@ export class ApiServer {
       return sendObject(response, 201, requestToken({ access: this.options.access, store: this.options.store, caller }, path.namespace, path.name, parseObject(body)), encoding);
     }
     await handleResource(
-      { store: this.options.store, watches: this.watches, bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000, encoding },
+      {
+        store: this.options.store,
+        watches: this.watches,
+        bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 5_000,
+        encoding,
+        table: negotiate(request.headers.accept).table,
+        now: this.options.now,
+      },
       { definition, path },
       request,
       response,

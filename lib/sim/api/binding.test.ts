@@ -99,6 +99,7 @@ describe("the Binding subresource", () => {
     const server = new ApiServer({
       store,
       access,
+      now: () => clock.now(),
       pods: {
         evict: (namespace, name, body, dryRun) => evictPod(deps, namespace, name, body, dryRun),
         bind: (namespace, name, body) => bindPod(deps, namespace, name, body),

@@ -187,6 +187,7 @@ describe("the Eviction API over HTTP", () => {
     server = new ApiServer({
       store,
       access,
+      now: () => clock.now(),
       pods: {
         evict: (namespace, name, body, dryRun) => evictPod(deps, namespace, name, body, dryRun),
         bind: (namespace, name, body) => bindPod(deps, namespace, name, body),

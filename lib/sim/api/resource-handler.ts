@@ -10,6 +10,7 @@ import type { ResourcePath } from "./request-path.ts";
 import { fromVersion, groupVersion, toVersion, type ResourceDefinition } from "./resources.ts";
 import { compileSelectors } from "./selection.ts";
 import { strategyFor, validateName, validateObjectMeta } from "./strategies.ts";
+import { includeObjectOf, printerFor, tableOf, tableOfList, type TableOptions } from "./tables/server-side-table.ts";
 import type { WatchHub } from "./watch-stream.ts";
 
 // The verbs on a resource collection or object: get, list, watch, create, update, patch,
@@ -22,6 +23,9 @@ export interface HandlerContext {
   bookmarkIntervalMs: number;
   /** What the client asked to be answered in. */
   encoding: Encoding;
+  /** Whether reads are answered as server-side tables (`kubectl get`). */
+  table: boolean;
+  now: () => Date;
 }
 
 interface Target {
@@ -153,15 +157,35 @@ function watch(context: HandlerContext, target: Target, query: URLSearchParams, 
     resource: resourceId(definition),
     sinceRevision,
     matches,
-    present: present(definition, path.version),
+    present: context.table ? presentAsTable(context, target, query) : present(definition, path.version),
     bookmarks: queryFlag(query, "allowWatchBookmarks"),
     bookmarkIntervalMs: context.bookmarkIntervalMs,
     timeoutMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
     initialObjects: () => context.store.list(definition, namespace),
     kind: definition.kind,
     apiVersion: groupVersion(definition.group, path.version),
-    encoding: context.encoding,
+    encoding: context.table ? "json" : context.encoding,
   });
+}
+
+function tableOptions(context: HandlerContext, query: URLSearchParams): TableOptions {
+  return { includeObject: includeObjectOf(query), noHeaders: false, now: context.now() };
+}
+
+/** Each watch event as a table of its one object; only the first carries the column definitions, as the API server sends them. */
+function presentAsTable(context: HandlerContext, target: Target, query: URLSearchParams): (object: StoredObject) => KubeObject {
+  const { definition, path } = target;
+  const printer = printerFor(definition, path.version);
+  const show = present(definition, path.version);
+  // A bad includeObject is refused before the watch starts, not in the middle of it.
+  const includeObject = includeObjectOf(query);
+  let first = true;
+  return (object) => {
+    const table = tableOf(printer, [show(object)], { resourceVersion: object.metadata.resourceVersion }, { includeObject, noHeaders: !first, now: context.now() });
+    first = false;
+    // A Table is what goes on the wire in the object's place.
+    return table as unknown as KubeObject;
+  };
 }
 
 function create(context: HandlerContext, target: Target, body: KubeObject, dryRun: boolean): StoredObject {
@@ -258,7 +282,8 @@ export async function handleResource(context: HandlerContext, target: Target, re
   if (path.name === undefined) {
     if (method === "GET") {
       if (path.watchPrefix || queryFlag(query, "watch")) return watch(context, target, query, request, response);
-      return send(200, list(context, target, query));
+      const listed = list(context, target, query);
+      return send(200, context.table ? tableOfList(printerFor(definition, path.version), listed, tableOptions(context, query)) : listed);
     }
     if (method === "POST") {
       const created = create(context, target, parseObject(body), dryRun);
@@ -277,8 +302,11 @@ export async function handleResource(context: HandlerContext, target: Target, re
 
   if (path.watchPrefix) return watch(context, target, query, request, response);
   switch (method) {
-    case "GET":
-      return send(200, show(context.store.get(definition, path.namespace, path.name)));
+    case "GET": {
+      const object = show(context.store.get(definition, path.namespace, path.name));
+      if (!context.table) return send(200, object);
+      return send(200, tableOf(printerFor(definition, path.version), [object], { resourceVersion: object.metadata.resourceVersion }, tableOptions(context, query)));
+    }
     case "PUT": {
       const current = context.store.get(definition, path.namespace, path.name);
       return send(200, show(write(context, target, current, parseObject(body), dryRun)));

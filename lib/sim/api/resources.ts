@@ -1,5 +1,6 @@
 import { berthResourceDefinitions } from "../../render/berth-resource-definitions.ts";
 import type { KubeObject } from "../objects.ts";
+import { publishedDefinition, type PrinterColumn } from "./custom-resources.ts";
 import type { ResourceRef } from "../status-error.ts";
 
 // What the simulated API server serves: one entry per resource, with what discovery says about
@@ -40,10 +41,33 @@ export interface ResourceDefinition extends ResourceRef {
   convert?: VersionConversion;
   /** The verbs discovery lists, when not every one (reviews are create-only). */
   verbs?: string[];
+  /** A custom resource's definition, as its project publishes it: printer columns (and schemas) come from it. */
+  customResourceDefinition?: { spec: { versions: { name: string; additionalPrinterColumns?: PrinterColumn[] }[] } };
 }
 
 const ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
 export const resourceVerbs = (definition: ResourceDefinition) => definition.verbs ?? ALL_VERBS;
+
+/** A custom resource as its published CustomResourceDefinition declares it (the scale subresource is not served). */
+function published(group: string, plural: string, extra: Partial<ResourceDefinition> = {}): ResourceDefinition {
+  const crd = publishedDefinition(group, plural);
+  const served = crd.spec.versions.filter((version) => version.served);
+  return {
+    group,
+    resource: plural,
+    kind: crd.spec.names.kind,
+    singular: crd.spec.names.singular,
+    namespaced: crd.spec.scope === "Namespaced",
+    versions: served.map((version) => version.name),
+    storageVersion: crd.spec.versions.find((version) => version.storage)!.name,
+    ...(crd.spec.names.shortNames ? { shortNames: crd.spec.names.shortNames } : {}),
+    ...(crd.spec.names.categories ? { categories: crd.spec.names.categories } : {}),
+    subresources: served.some((version) => version.subresources?.status) ? ["status"] : [],
+    strategicMerge: false,
+    customResourceDefinition: crd,
+    ...extra,
+  };
+}
 
 const core = (resource: string, kind: string, namespaced: boolean, extra: Partial<ResourceDefinition> = {}): ResourceDefinition => ({
   group: "",
@@ -161,24 +185,15 @@ export const RESOURCES: ResourceDefinition[] = [
     group: "coordination.k8s.io", resource: "leases", kind: "Lease", singular: "lease", namespaced: true,
     versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: true,
   },
-  {
-    group: "snapshot.storage.k8s.io", resource: "volumesnapshots", kind: "VolumeSnapshot", singular: "volumesnapshot", namespaced: true,
-    versions: ["v1"], storageVersion: "v1", shortNames: ["vs"], subresources: ["status"], strategicMerge: false,
-  },
-  {
-    group: "snapshot.storage.k8s.io", resource: "volumesnapshotclasses", kind: "VolumeSnapshotClass", singular: "volumesnapshotclass", namespaced: false,
-    versions: ["v1"], storageVersion: "v1", shortNames: ["vsclass", "vsclasses"], subresources: [], strategicMerge: false,
-  },
-  {
-    group: "agents.x-k8s.io", resource: "sandboxes", kind: "Sandbox", singular: "sandbox", namespaced: true,
-    versions: ["v1beta1", "v1alpha1"], storageVersion: "v1beta1", subresources: ["status"], strategicMerge: false,
-    convert: sandboxConversion,
-  },
+  published("snapshot.storage.k8s.io", "volumesnapshots"),
+  published("snapshot.storage.k8s.io", "volumesnapshotclasses"),
+  published("agents.x-k8s.io", "sandboxes", { convert: sandboxConversion }),
   // Berth's own resources, defined as its chart defines them (charts/berth/crds): discovery
   // lists them, and every object is refused (strategies.ts).
   ...berthResourceDefinitions().map(({ spec }): ResourceDefinition => ({
     group: spec.group, resource: spec.names.plural, kind: spec.names.kind, singular: spec.names.singular, namespaced: false,
     versions: spec.versions.map((version) => version.name), storageVersion: spec.versions.find((version) => version.storage)!.name, subresources: [], strategicMerge: false,
+    customResourceDefinition: { spec },
   })),
 ];
 

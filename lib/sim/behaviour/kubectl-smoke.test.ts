@@ -76,6 +76,29 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
     expect(await k("auth", "whoami", "-o", "jsonpath={.status.userInfo.groups}", "--as", "stranger@example.com", "--as-group", "interns")).toBe('["interns","system:authenticated"]');
   });
 
+  it("shows pods with the API server's columns, the wide ones with -o wide", async () => {
+    const header = (await k("get", "pods", "-o", "wide")).split("\n")[0]!;
+    expect(header.split(/\s{2,}/)).toEqual(["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE", "NOMINATED NODE", "READINESS GATES"]);
+  });
+
+  it("shows a running sandbox pod as ready and Running", async () => {
+    const row = (await k("get", "pod", "kubectl-box", "--no-headers")).trim().split(/\s+/);
+    expect(row.slice(0, 4)).toEqual(["kubectl-box", "1/1", "Running", "0"]);
+  });
+
+  it("shows events with the API server's columns", async () => {
+    const header = (await k("get", "events")).split("\n")[0]!;
+    expect(header.split(/\s{2,}/)).toEqual(["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]);
+  });
+
+  it("shows a Sandbox with the printer columns of its published definition", async () => {
+    expect((await k("get", "sandbox", "kubectl-box")).split("\n")[0]!.split(/\s{2,}/)).toEqual(["NAME", "READY", "REASON", "AGE"]);
+  });
+
+  it("marks the default storage class as kubectl does", async () => {
+    expect(await k("get", "storageclasses", "--no-headers")).toMatch(/ \(default\)\s/);
+  });
+
   it("lists the worker nodes", async () => {
     expect(await k("get", "nodes", "-o", "name")).toBe("node/worker-1\nnode/worker-2\nnode/worker-3\n");
   });

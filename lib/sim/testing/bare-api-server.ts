@@ -18,6 +18,6 @@ export async function startBareApiServer(): Promise<{ server: ApiServer; url: st
   const store = new ObjectStore(clock);
   store.create({ group: "", resource: "namespaces" }, { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } });
   const { access, adminToken } = accessForTests(store, clock);
-  const server = new ApiServer({ store, access, pods: noPodSubresources, bookmarkIntervalMs: 50 });
+  const server = new ApiServer({ store, access, pods: noPodSubresources, bookmarkIntervalMs: 50, now: () => clock.now() });
   return { server, url: await server.listen(), adminToken };
 }

@@ -1,6 +1,6 @@
 import { humanDuration } from "../../../domain/human-duration.ts";
 import { isRecord, type KubeObject } from "../../objects.ts";
-import { ageColumn, column, nameColumn, type Cell, type RowPrinter } from "./table-types.ts";
+import { ageColumn, column, nameColumn, type RowPrinter } from "./table-types.ts";
 
 // The columns the API server prints built-in kinds with (kubernetes/pkg/printers/internalversion,
 // every column — kubectl hides those of priority 1 unless asked for -o wide), written for the
@@ -42,7 +42,7 @@ function podStatus(pod: KubeObject): { ready: string; reason: string; restarts: 
   const status = record(pod.status);
   const initSpecs = list(spec.initContainers);
   const restartable = new Set(initSpecs.filter((container) => container.restartPolicy === "Always").map((container) => text(container.name)));
-  let total = list(spec.containers).length + restartable.size;
+  const total = list(spec.containers).length + restartable.size;
   let ready = 0;
   let restarts = 0;
   let lastRestart: string | null = null;
@@ -105,7 +105,6 @@ function podStatus(pod: KubeObject): { ready: string; reason: string; restarts: 
     if (status.reason === "NodeLost") reason = "Unknown";
     else if (!["Succeeded", "Failed"].includes(text(status.phase))) reason = "Terminating";
   }
-  total = Math.max(total, 0);
   return { ready: `${ready}/${total}`, reason, restarts, lastRestart };
 }
 
@@ -428,4 +427,3 @@ export const BUILT_IN_PRINTERS: Record<string, RowPrinter> = {
   "rbac.authorization.k8s.io/clusterrolebindings": bindings,
 };
 
-export type { Cell };
