@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { AccessControl } from "./access/access-control.ts";
 import { ensureBootstrapPolicy } from "./access/bootstrap-policy.ts";
+import { ensureServedDefinitions } from "./api/served-definitions.ts";
 import { RbacAuthorizer } from "./access/rbac-authorizer.ts";
 import { TokenAuthority, type StaticToken, type TokenAuthoritySnapshot } from "./access/token-authority.ts";
 import { ApiServer, type PodSubresources } from "./api/api-server.ts";
@@ -167,6 +168,7 @@ export class SimCluster {
     const cluster = new SimCluster(options, restored);
     if (!restored) cluster.seed();
     ensureBootstrapPolicy(cluster.store);
+    ensureServedDefinitions(cluster.store, cluster.clock.now());
     await cluster.startParts();
     return cluster;
   }

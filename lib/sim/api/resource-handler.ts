@@ -251,6 +251,8 @@ function deleteOne(context: HandlerContext, target: Target, query: URLSearchPara
   const deleteOptions = isRecord(options) ? options : {};
   const current = context.store.peek(definition, path.namespace, path.name!);
   if (!current) throw StatusError.notFound(definition, path.name!);
+  const refusal = strategyFor(definition).deleteRefusal?.(current);
+  if (refusal) throw StatusError.of(403, "Forbidden", refusal);
   const requestedGrace = queryInteger(query, "gracePeriodSeconds") ?? (typeof deleteOptions.gracePeriodSeconds === "number" ? deleteOptions.gracePeriodSeconds : undefined);
   // Only kinds with a graceful-delete rule (pods) wait; for the rest a grace period means nothing.
   const grace = strategyFor(definition).deletionGracePeriodSeconds?.(current, requestedGrace) ?? 0;

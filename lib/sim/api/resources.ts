@@ -174,6 +174,10 @@ export const RESOURCES: ResourceDefinition[] = [
     group, resource, kind, singular: kind.toLowerCase(), namespaced, versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: false, verbs: ["create"],
   })),
   {
+    group: "apiextensions.k8s.io", resource: "customresourcedefinitions", kind: "CustomResourceDefinition", singular: "customresourcedefinition", namespaced: false,
+    versions: ["v1"], storageVersion: "v1", shortNames: ["crd", "crds"], categories: ["api-extensions"], subresources: ["status"], strategicMerge: true,
+  },
+  {
     group: "storage.k8s.io", resource: "storageclasses", kind: "StorageClass", singular: "storageclass", namespaced: false,
     versions: ["v1"], storageVersion: "v1", shortNames: ["sc"], subresources: [], strategicMerge: true,
   },

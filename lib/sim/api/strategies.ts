@@ -1,9 +1,10 @@
 import { BERTH_API_GROUP } from "../../domain/access.ts";
 import { parseQuantity } from "../../domain/quantity.ts";
 import { BERTH_RESOURCE_REFUSAL } from "../../render/berth-resource-definitions.ts";
+import { servedShape } from "./served-definitions.ts";
 import { deepEqual, isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import type { StatusCause } from "../status-error.ts";
-import type { ResourceDefinition } from "./resources.ts";
+import { RESOURCES, type ResourceDefinition } from "./resources.ts";
 
 // What the API server does for each kind beyond storing it: defaults on create, validation,
 // which fields an update may change, and how long a delete waits. Messages follow the real
@@ -18,6 +19,8 @@ export interface Strategy {
   validateUpdate?(object: KubeObject, old: StoredObject): StatusCause[];
   /** The grace period of a delete (`requested`: what the client asked for); 0 deletes at once. */
   deletionGracePeriodSeconds?(object: KubeObject, requested?: number): number;
+  /** Why the object may not be deleted at all; null when it may. */
+  deleteRefusal?(object: KubeObject): string | null;
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -464,7 +467,25 @@ const refuseEveryObject: Strategy = {
   validate: () => [{ reason: "FieldValueInvalid", field: "<nil>", message: `Invalid value: ${BERTH_RESOURCE_REFUSAL}` }],
 };
 
+const SERVED_CUSTOM_RESOURCES = RESOURCES.filter((definition) => definition.customResourceDefinition).map((definition) => `${definition.resource}.${definition.group}`);
+
+/** The embedded cluster is built with its custom resources: their definitions can be read and updated in place, not added or taken away. */
+const definitionStrategy: Strategy = {
+  validate(object) {
+    const name = object.metadata.name ?? "";
+    const named = record(object.spec);
+    const expected = `${String(record(named.names).plural ?? "")}.${String(named.group ?? "")}`;
+    if (name !== expected) return [invalid("metadata.name", name, `must be spec.names.plural+"."+spec.group`)];
+    return SERVED_CUSTOM_RESOURCES.includes(name) ? [] : [forbidden("spec", `the embedded cluster serves a fixed set of custom resources (${SERVED_CUSTOM_RESOURCES.join(", ")}) and cannot serve ${name}`)];
+  },
+  validateUpdate(object, old) {
+    return servedShape(object.spec) === servedShape(old.spec) ? [] : [forbidden("spec", `the embedded cluster serves ${old.metadata.name} as it is built: its group, names, scope and versions cannot change`)];
+  },
+  deleteRefusal: (object) => `the embedded cluster cannot stop serving ${object.metadata.name}: its custom resources are built in`,
+};
+
 const STRATEGIES: Record<string, Strategy> = {
+  customresourcedefinitions: definitionStrategy,
   secrets: secretStrategy,
   configmaps: configMapStrategy,
   pods: podStrategy,
