@@ -12,6 +12,7 @@ import type { ObjectStore } from "../store/object-store.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
 import { hasProtobufForm, parseObject, readBody, sendJson, sendObject, sendStatus } from "./http-io.ts";
 import { negotiate, responseEncoding, type Encoding } from "./media-types.ts";
+import { serveOpenApi } from "./openapi-documents.ts";
 import { notFoundPath, parseResourcePath, type ResourcePath } from "./request-path.ts";
 import { handleResource } from "./resource-handler.ts";
 import { findResource, groupVersion, REVIEWS } from "./resources.ts";
@@ -121,6 +122,7 @@ export class ApiServer {
       return;
     }
     if (this.options.routes && (await this.options.routes(request, response, url))) return;
+    if (method === "GET" && pathname.startsWith("/openapi/") && (await serveOpenApi(request, response, url))) return;
     if (method === "GET") {
       const document = this.discovery(pathname, request);
       if (document !== undefined) return sendJson(response, 200, document);

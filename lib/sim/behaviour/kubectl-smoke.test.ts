@@ -30,8 +30,8 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
     sim = await startSimFixture({ dataDir, clockScale: 50 });
     const manifest = path.join(dataDir, "sandbox.json");
     writeFileSync(manifest, JSON.stringify(aSandbox({ name: "kubectl-box" })));
-    // The simulated API server publishes no OpenAPI documents, so client-side validation is off.
-    await k("create", "--validate=false", "-f", manifest);
+    // Validated as kubectl validates by default, against the cluster's OpenAPI documents.
+    await k("create", "-f", manifest);
     await eventually(async () => {
       if (!(await k("get", "pod", "kubectl-box", "-o", "jsonpath={.status.phase}")).includes("Running")) throw new Error("not running");
     });
@@ -97,6 +97,25 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
 
   it("marks the default storage class as kubectl does", async () => {
     expect(await k("get", "storageclasses", "--no-headers")).toMatch(/ \(default\)\s/);
+  });
+
+  it("explains a field of a built-in kind from the cluster's OpenAPI documents", async () => {
+    expect(await k("explain", "pods.spec.containers.image")).toContain("Container image name.");
+  });
+
+  it("explains a Sandbox's fields from its published definition", async () => {
+    expect(await k("explain", "sandbox.spec")).toMatch(/GROUP:\s+agents\.x-k8s\.io\nKIND:\s+Sandbox\nVERSION:\s+v1beta1/);
+  });
+
+  it("applies a manifest, and finds it unchanged the second time", async () => {
+    const manifest = path.join(dataDir, "settings.json");
+    writeFileSync(manifest, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "applied", namespace: "default" }, data: { mode: "fast" } }));
+    const [first, second] = [await k("apply", "-f", manifest), await k("apply", "-f", manifest)];
+    expect([first, second]).toEqual(["configmap/applied created\n", "configmap/applied unchanged\n"]);
+  });
+
+  it("lists the definitions of the custom resources it serves", async () => {
+    expect(await k("get", "crds", "-o", "name")).toContain("customresourcedefinition.apiextensions.k8s.io/sandboxes.agents.x-k8s.io\n");
   });
 
   it("lists the worker nodes", async () => {
