@@ -2,13 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.ts";
 import { record, refs } from "../k8s-objects.ts";
 import { ObjectStore } from "../store/object-store.ts";
-import { finishTermination, namespace, pod, settle, startLoops, stopLoops } from "./gc-test-support.ts";
+import { advance, finishTermination, namespace, pod, settle, startLoops, stopLoops } from "./gc-test-support.ts";
 import { NamespaceController } from "./namespace-controller.ts";
 import type { ReconcileLoop } from "./reconciler.ts";
 
 // The API layer holds a deleted namespace while spec.finalizers has "kubernetes". Until the
 // store does that itself, a metadata finalizer stands in for the hold here.
 const HOLD = "example.com/hold";
+/** How long the controller's sweep of a namespace takes at the least. */
+const SWEEP = 2_000;
 
 let clock: ManualClock;
 let store: ObjectStore;
@@ -74,7 +76,7 @@ describe("the namespace controller", () => {
     await settle(loops);
 
     finishTermination(store, "team", "running");
-    await settle(loops);
+    await advance(clock, SWEEP, loops);
 
     const finalized = store.peek(refs.namespaces, undefined, "team");
     expect(record(finalized?.spec).finalizers).toEqual([]);
@@ -118,9 +120,19 @@ describe("the namespace controller", () => {
     expect(store.peek(refs.pods, "team", "running")?.metadata.deletionTimestamp).toBeDefined();
 
     finishTermination(store, "team", "running");
-    await settle(loops);
+    await advance(clock, SWEEP, loops);
     expect(store.peek(refs.leases, "team", "lease")).toBeUndefined();
     expect(record(store.peek(refs.namespaces, undefined, "team")?.spec).finalizers).toEqual([]);
+  });
+
+  it("keeps an empty namespace Terminating while it is swept, then removes it", async () => {
+    namespace(store, "empty");
+    loops = startLoops(store, clock, new NamespaceController(store, clock));
+    store.delete(refs.namespaces, undefined, "empty");
+    await settle(loops);
+    const during = record(store.peek(refs.namespaces, undefined, "empty")?.status).phase;
+    await advance(clock, SWEEP, loops);
+    expect([during, store.peek(refs.namespaces, undefined, "empty")]).toEqual(["Terminating", undefined]);
   });
 
   it("leaves a namespace that is not being deleted alone", async () => {

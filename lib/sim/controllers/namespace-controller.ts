@@ -21,6 +21,13 @@ export const NAMESPACE_FINALIZER = "kubernetes";
 /** What a real controller assumes a finalizer takes when it sees one on remaining content. */
 const FINALIZER_ESTIMATE_SECONDS = 15;
 
+/**
+ * How long a sweep of a namespace takes at the least: a real controller discovers every API
+ * group and deletes each kind of content in turn before it finalizes, so even an empty namespace
+ * is seen Terminating for a moment rather than vanishing at once.
+ */
+const SWEEP_MS = 2_000;
+
 interface NamespaceCondition {
   type: string;
   status: "True" | "False";
@@ -119,6 +126,8 @@ export class NamespaceController implements Reconciler {
     if (estimate > 0) return { requeueAfterMs: (Math.floor(estimate / 2) + 1) * 1000 };
     const remaining = this.remainingContent(name);
     if (remaining.count > 0) return { requeueAfterMs: FINALIZER_ESTIMATE_SECONDS * 1000 };
+    const swept = this.clock.now().getTime() - Date.parse(String(namespace.metadata.deletionTimestamp));
+    if (swept < SWEEP_MS) return { requeueAfterMs: SWEEP_MS - swept };
 
     // Nothing is left: finalize.
     const current = this.store.peek(refs.namespaces, undefined, name);
