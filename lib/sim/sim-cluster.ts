@@ -202,7 +202,7 @@ export class SimCluster {
     const parts = this.parts;
     this.podHandlers = { ...this.podHandlers, ...this.options.podSubresources?.(parts) };
     const reconcilers: Reconciler[] = [
-      new AgentSandboxController(this.store, this.clock),
+      new AgentSandboxController(this.store, this.clock, this.recorder),
       this.kubelet,
       new NodeLifecycleController(this.store, this.clock, this.recorder),
       new TaintEvictionController(this.store, this.clock, this.recorder, podGracePeriod),

@@ -89,7 +89,7 @@ const sandboxRecord = (value: unknown) => ({ ...(value as Record<string, unknown
 
 /**
  * agent-sandbox's Sandbox: v1beta1 says operatingMode, deprecated v1alpha1 says replicas, and the
- * conversion webhook (api/v1alpha1/sandbox_conversion.go, v0.5.3) goes between them: v1alpha1
+ * conversion webhook (api/v1alpha1/sandbox_conversion.go, unchanged from v0.5.3 to v0.5.6) goes between them: v1alpha1
  * has no nodeName; its status.replicas is 0 when Suspended, else 1. A write in v1alpha1 leaves
  * the object it wrote in an annotation (seen in v1beta1) and a v1alpha1 read restores from it
  * spec.replicas (as long as the mode agrees) and status.replicas (as it was written: the

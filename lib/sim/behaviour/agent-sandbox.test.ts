@@ -72,7 +72,7 @@ describe("a Sandbox", () => {
     expect(condition(sandbox, "Ready")?.reason).toBe("DependenciesReady");
   });
 
-  it("while Running has the status agent-sandbox v0.5.3 writes: Ready alone (with observedGeneration), selector, podIPs, nodeName, no Service", async () => {
+  it("while Running has the status agent-sandbox v0.5.6 writes: Suspended=False, PodScheduled, Ready (with observedGeneration), selector, podIPs, nodeName, no Service", async () => {
     await createSandbox("box-status", { labels: { "berth.dev/sandbox-id": "id-1" } });
     const pod = await readyPod("box-status");
     const sandbox = await eventually(async () => {
@@ -81,7 +81,11 @@ describe("a Sandbox", () => {
       return read;
     });
     expect(sandbox.status).toEqual({
-      conditions: [{ type: "Ready", status: "True", observedGeneration: 1, reason: "DependenciesReady", message: "Pod is Ready", lastTransitionTime: expect.any(String) }],
+      conditions: [
+        { type: "Suspended", status: "False", observedGeneration: 1, reason: "NotSuspended", message: "Sandbox is not suspended", lastTransitionTime: expect.any(String) },
+        { type: "PodScheduled", status: "True", observedGeneration: 1, reason: "PodScheduled", message: "", lastTransitionTime: expect.any(String) },
+        { type: "Ready", status: "True", observedGeneration: 1, reason: "DependenciesReady", message: "Pod is Ready", lastTransitionTime: expect.any(String) },
+      ],
       selector: "agents.x-k8s.io/sandbox-name-hash=235aec37",
       podIPs: [pod.status!.podIP],
       nodeName: pod.spec!.nodeName,

@@ -7,7 +7,7 @@ import { AgentSandboxController, POD_NAME_ANNOTATION, PROPAGATED_LABELS_ANNOTATI
 import { ReconcileLoop } from "./reconciler.ts";
 import { current, edit, settle } from "./test-support.ts";
 
-// What sigs.k8s.io/agent-sandbox v0.5.3 (controllers/sandbox_controller.go) writes, state by
+// What sigs.k8s.io/agent-sandbox v0.5.6 (controllers/sandbox_controller.go) writes, state by
 // state: the strings are the controller's own. The pods' phases are set by hand here (no
 // kubelet), as a kubelet would report them.
 
@@ -61,6 +61,7 @@ function createSandbox(name: string, options: SandboxOptions = {}): StoredObject
 const sandbox = (name: string) => current(store, refs.sandboxes, name, "default");
 const pod = (name: string) => store.peek(refs.pods, "default", name);
 const sandboxStatus = (name: string) => record(sandbox(name).status);
+const conditionOf = (name: string, type: string) => conditionsOf(name).find((condition) => condition.type === type);
 const conditionsOf = (name: string) => list<{ type: string; status: string; reason: string; message: string; observedGeneration?: number }>(sandboxStatus(name).conditions)
   .map(({ type, status, reason, message, observedGeneration }) => ({ type, status, reason, message, observedGeneration }));
 
@@ -116,10 +117,15 @@ function foreignObject(kind: "Pod" | "PersistentVolumeClaim", name: string, meta
 }
 
 describe("the agent-sandbox controller", () => {
-  it("writes a running Sandbox's status as v0.5.3 does: Ready alone, with observedGeneration, and no Service", async () => {
+  it("writes a running Sandbox's status as v0.5.6 does: Suspended=False, PodScheduled from the pod, Ready, with observedGeneration, and no Service", async () => {
     await runningSandbox("box");
+    const at = { observedGeneration: 1, lastTransitionTime: "2026-01-01T00:00:00Z" };
     expect(sandbox("box").status).toEqual({
-      conditions: [{ type: "Ready", status: "True", observedGeneration: 1, reason: "DependenciesReady", message: "Pod is Ready", lastTransitionTime: "2026-01-01T00:00:00Z" }],
+      conditions: [
+        { type: "Suspended", status: "False", reason: "NotSuspended", message: "Sandbox is not suspended", ...at },
+        { type: "PodScheduled", status: "True", reason: "PodScheduled", message: "", ...at },
+        { type: "Ready", status: "True", reason: "DependenciesReady", message: "Pod is Ready", ...at },
+      ],
       selector: `${SANDBOX_NAME_HASH_LABEL}=${record(pod("box")!.metadata.labels)[SANDBOX_NAME_HASH_LABEL]}`,
       podIPs: ["10.244.1.2"],
       nodeName: "worker-1",
@@ -167,12 +173,32 @@ describe("the agent-sandbox controller", () => {
     expect((pod("claimed")!.spec as { volumes: unknown[] }).volumes).toEqual([{ name: "workspace", persistentVolumeClaim: { claimName: "workspace-claimed" } }]);
   });
 
-  it("says the pod's phase while it is Pending, and does not write the node name alone", async () => {
+  it("says the pod's phase while it is Pending, and that it has not reported scheduling yet", async () => {
     createSandbox("pending");
     await run();
-    expect(conditionsOf("pending")).toEqual([{ type: "Ready", status: "False", reason: "DependenciesNotReady", message: "Pod exists with phase: Pending", observedGeneration: 1 }]);
+    expect([conditionOf("pending", "Ready"), conditionOf("pending", "PodScheduled")]).toEqual([
+      { type: "Ready", status: "False", reason: "DependenciesNotReady", message: "Pod exists with phase: Pending", observedGeneration: 1 },
+      { type: "PodScheduled", status: "Unknown", reason: "PodSchedulingUnknown", message: "Pod has not reported a PodScheduled condition yet", observedGeneration: 1 },
+    ]);
+  });
+
+  it("mirrors the pod's scheduling failure, in the scheduler's words", async () => {
+    createSandbox("stuck");
+    await run();
+    edit(store, refs.pods, pod("stuck")!, (draft) => {
+      draft.status = { ...record(draft.status), conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable", message: "0/3 nodes are available: 3 Insufficient cpu." }] };
+    });
+    await run();
+    expect(conditionOf("stuck", "PodScheduled")).toMatchObject({ status: "False", reason: "Unschedulable", message: "0/3 nodes are available: 3 Insufficient cpu." });
+  });
+
+  it("does not write the node name alone while the Sandbox is not Ready", async () => {
+    createSandbox("pending");
+    await run();
     const before = sandbox("pending").metadata.resourceVersion;
-    bind("pending");
+    edit(store, refs.pods, pod("pending")!, (draft) => {
+      (draft.spec as Record<string, unknown>).nodeName = "worker-1";
+    });
     await run();
     expect([sandbox("pending").metadata.resourceVersion, sandboxStatus("pending").nodeName]).toEqual([before, undefined]);
     expect(sandboxStatus("pending").selector).toBe(`${SANDBOX_NAME_HASH_LABEL}=${record(pod("pending")!.metadata.labels)[SANDBOX_NAME_HASH_LABEL]}`);
@@ -184,18 +210,18 @@ describe("the agent-sandbox controller", () => {
     bind("starting");
     report("starting", "Running", false);
     await run();
-    expect(conditionsOf("starting")[0]).toMatchObject({ status: "False", reason: "DependenciesNotReady", message: "Pod is Running but not Ready" });
+    expect(conditionOf("starting", "Ready")).toMatchObject({ status: "False", reason: "DependenciesNotReady", message: "Pod is Running but not Ready" });
     expect(sandboxStatus("starting").nodeName).toBe("worker-1");
     report("starting", "Running", true);
     await run();
-    expect(conditionsOf("starting")[0]).toMatchObject({ status: "False", reason: "DependenciesNotReady", message: "Pod is Ready but has no podIPs yet" });
+    expect(conditionOf("starting", "Ready")).toMatchObject({ status: "False", reason: "DependenciesNotReady", message: "Pod is Ready but has no podIPs yet" });
   });
 
   it("keeps a pod that is being deleted as its pod, Ready and with its IPs, until it is gone", async () => {
     await runningSandbox("leaving");
     store.delete(refs.pods, "default", "leaving", { gracePeriodSeconds: 30 });
     await run();
-    expect([conditionsOf("leaving")[0]?.status, sandboxStatus("leaving").podIPs]).toEqual(["True", ["10.244.1.2"]]);
+    expect([conditionOf("leaving", "Ready")?.status, sandboxStatus("leaving").podIPs]).toEqual(["True", ["10.244.1.2"]]);
   });
 
   it("puts a new Pending pod in place of a deleted one in the same reconcile", async () => {
@@ -204,7 +230,7 @@ describe("the agent-sandbox controller", () => {
     store.delete(refs.pods, "default", "replaced", {});
     await run();
     expect(pod("replaced")!.metadata.uid).not.toBe(first);
-    expect(conditionsOf("replaced")).toEqual([{ type: "Ready", status: "False", reason: "DependenciesNotReady", message: "Pod exists with phase: Pending", observedGeneration: 1 }]);
+    expect(conditionOf("replaced", "Ready")).toEqual({ type: "Ready", status: "False", reason: "DependenciesNotReady", message: "Pod exists with phase: Pending", observedGeneration: 1 });
     expect([sandboxStatus("replaced").podIPs, sandboxStatus("replaced").nodeName, sandbox("replaced").metadata.annotations]).toEqual([undefined, undefined, { [POD_NAME_ANNOTATION]: "replaced" }]);
   });
 
@@ -213,7 +239,7 @@ describe("the agent-sandbox controller", () => {
     const uid = pod("failed")!.metadata.uid;
     report("failed", "Failed", false);
     await run();
-    expect(conditionsOf("failed")).toEqual([
+    expect([conditionOf("failed", "Ready"), conditionOf("failed", "Finished")]).toEqual([
       { type: "Ready", status: "False", reason: "PodFailed", message: "Pod failed", observedGeneration: 1 },
       { type: "Finished", status: "True", reason: "PodFailed", message: "Pod failed", observedGeneration: 1 },
     ]);
@@ -224,34 +250,43 @@ describe("the agent-sandbox controller", () => {
     await runningSandbox("done");
     report("done", "Succeeded", false);
     await run();
-    expect(conditionsOf("done")).toEqual([
+    expect([conditionOf("done", "Ready"), conditionOf("done", "Finished")]).toEqual([
       { type: "Ready", status: "False", reason: "PodSucceeded", message: "Pod completed successfully", observedGeneration: 1 },
       { type: "Finished", status: "True", reason: "PodSucceeded", message: "Pod completed successfully", observedGeneration: 1 },
     ]);
     store.delete(refs.pods, "default", "done", {});
     await run();
-    expect(conditionsOf("done").map((condition) => condition.type)).toEqual(["Ready"]);
+    expect(conditionsOf("done").map((condition) => condition.type)).toEqual(["Suspended", "PodScheduled", "Ready"]);
   });
 
-  it("when suspended: Suspended=True at once, the pod deleted, no IPs or node, the selector kept, the pod-name annotation gone", async () => {
+  it("when suspended: Suspended=False PodTerminating while the pod terminates, its IPs and node kept", async () => {
     await runningSandbox("sleepy");
     setMode("sleepy", "Suspended");
     await run();
-    // While its pod is still terminating, too.
     expect(pod("sleepy")?.metadata.deletionTimestamp).toBeDefined();
-    expect(conditionsOf("sleepy")).toEqual([
-      { type: "Ready", status: "False", reason: "SandboxSuspended", message: "Sandbox is suspended", observedGeneration: 2 },
-      { type: "Suspended", status: "True", reason: "PodTerminated", message: "Pod has been terminated. Sandbox is not operational.", observedGeneration: 2 },
+    expect([conditionOf("sleepy", "Suspended"), conditionOf("sleepy", "Ready"), sandboxStatus("sleepy").nodeName]).toEqual([
+      { type: "Suspended", status: "False", reason: "PodTerminating", message: "Pod is terminating. Sandbox is suspending", observedGeneration: 2 },
+      { type: "Ready", status: "False", reason: "SandboxSuspended", message: "Sandbox is suspending", observedGeneration: 2 },
+      "worker-1",
     ]);
+  });
+
+  it("once the suspended pod is gone: Suspended=True, no PodScheduled, IPs or node, the selector kept, the pod-name annotation gone", async () => {
+    await runningSandbox("sleepy");
+    setMode("sleepy", "Suspended");
+    await run();
     terminated("sleepy");
     await run();
-    expect(pod("sleepy")).toBeUndefined();
+    expect(conditionsOf("sleepy")).toEqual([
+      { type: "Suspended", status: "True", reason: "PodTerminated", message: "Pod has been terminated. Sandbox is suspended", observedGeneration: 2 },
+      { type: "Ready", status: "False", reason: "SandboxSuspended", message: "Sandbox is suspended", observedGeneration: 2 },
+    ]);
     expect([sandboxStatus("sleepy").podIPs, sandboxStatus("sleepy").nodeName, sandboxStatus("sleepy").selector]).toEqual([undefined, undefined, expect.stringMatching(/^agents\.x-k8s\.io\/sandbox-name-hash=/)]);
     expect(sandbox("sleepy").metadata.annotations).toBeUndefined();
     expect(store.peek(refs.claims, "default", "workspace-sleepy")).toBeDefined();
   });
 
-  it("leaves the Suspended condition as it was after a resume", async () => {
+  it("says Suspended=False NotSuspended again after a resume", async () => {
     await runningSandbox("woken");
     setMode("woken", "Suspended");
     await run();
@@ -262,11 +297,32 @@ describe("the agent-sandbox controller", () => {
     bind("woken");
     report("woken", "Running", true, ["10.244.1.3"]);
     await run();
-    expect(conditionsOf("woken")).toEqual([
+    expect([conditionOf("woken", "Suspended"), conditionOf("woken", "Ready")]).toEqual([
+      { type: "Suspended", status: "False", reason: "NotSuspended", message: "Sandbox is not suspended", observedGeneration: 3 },
       { type: "Ready", status: "True", reason: "DependenciesReady", message: "Pod is Ready", observedGeneration: 3 },
-      { type: "Suspended", status: "True", reason: "PodTerminated", message: "Pod has been terminated. Sandbox is not operational.", observedGeneration: 2 },
     ]);
     expect(sandbox("woken").metadata.annotations).toEqual({ [POD_NAME_ANNOTATION]: "woken" });
+  });
+
+  it("refuses to delete a pod of its name it does not own when suspended, and says so", async () => {
+    foreignObject("Pod", "squatted");
+    createSandbox("squatted", { operatingMode: "Suspended", claims: false });
+    await run();
+    expect([pod("squatted")?.metadata.deletionTimestamp, conditionOf("squatted", "Suspended")]).toEqual([
+      undefined,
+      { type: "Suspended", status: "False", reason: "PodNotOwned", message: "Refused to delete pod because it is not owned by this sandbox", observedGeneration: 1 },
+    ]);
+  });
+
+  it("refuses to choose between two pods it controls: Ready=False MultiplePods, not retried", async () => {
+    await runningSandbox("twice", { claims: false });
+    const original = pod("twice")!;
+    foreignObject("Pod", "twice-copy", { labels: { [SANDBOX_NAME_HASH_LABEL]: original.metadata.labels![SANDBOX_NAME_HASH_LABEL]! }, ownerReferences: original.metadata.ownerReferences });
+    await run();
+    expect([conditionOf("twice", "Ready"), failures]).toEqual([
+      { type: "Ready", status: "False", reason: "MultiplePods", message: "multiple Pods (2) are controlled by this Sandbox; refusing to choose or create a Pod", observedGeneration: 1 },
+      [],
+    ]);
   });
 
   it("creates no pod for a Sandbox created Suspended, and sets no selector", async () => {
@@ -280,9 +336,9 @@ describe("the agent-sandbox controller", () => {
     foreignObject("Pod", "taken", { ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "rs", uid: "u-1", controller: true }] });
     createSandbox("taken", { claims: false });
     await run();
-    expect(conditionsOf("taken")).toEqual([
+    expect(conditionOf("taken", "Ready")).toEqual(
       { type: "Ready", status: "False", reason: "ReconcilerError", message: 'Error seen: pod "taken" is owned by ReplicaSet/rs (UID: u-1), not by sandbox "taken"', observedGeneration: 1 },
-    ]);
+    );
     expect(failures.at(-1)).toBe('default/taken: pod "taken" is owned by ReplicaSet/rs (UID: u-1), not by sandbox "taken"');
   });
 
@@ -290,14 +346,14 @@ describe("the agent-sandbox controller", () => {
     foreignObject("Pod", "stray");
     createSandbox("stray", { claims: false });
     await run();
-    expect(conditionsOf("stray")[0]?.message).toBe(
+    expect(conditionOf("stray", "Ready")?.message).toBe(
       'Error seen: cannot adopt unowned pod "stray": missing required pool authorization label ("agents.x-k8s.io/adoptable") or sandbox tracking label ("agents.x-k8s.io/sandbox-name-hash")',
     );
     foreignObject("Pod", "orphan", { labels: { [SANDBOX_NAME_HASH_LABEL]: "64f7a98b" } });
     createSandbox("orphan", { claims: false });
     await run();
     expect(pod("orphan")!.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: "Sandbox", name: "orphan", controller: true })]);
-    expect(conditionsOf("orphan")[0]?.message).toBe("Pod exists with phase: Pending");
+    expect(conditionOf("orphan", "Ready")?.message).toBe("Pod exists with phase: Pending");
   });
 
   it("still makes the pod when a claim of its name belongs to someone else, and says so", async () => {
@@ -305,7 +361,7 @@ describe("the agent-sandbox controller", () => {
     createSandbox("clash");
     await run();
     expect(pod("clash")).toBeDefined();
-    expect(conditionsOf("clash")[0]).toMatchObject({ reason: "ReconcilerError", message: 'Error seen: PVC "workspace-clash" is owned by Pod/p (UID: u-2), not by sandbox "clash"' });
+    expect(conditionOf("clash", "Ready")).toMatchObject({ reason: "ReconcilerError", message: 'Error seen: PVC "workspace-clash" is owned by Pod/p (UID: u-2), not by sandbox "clash"' });
   });
 
   it("makes a headless Service only for spec.service: true, and deletes it for false", async () => {
@@ -315,7 +371,7 @@ describe("the agent-sandbox controller", () => {
       expect.objectContaining({ clusterIP: "None", clusterIPs: ["None"], type: "ClusterIP", selector: { [SANDBOX_NAME_HASH_LABEL]: expect.any(String) } }),
       "served",
     ]);
-    expect([sandboxStatus("served").service, sandboxStatus("served").serviceFQDN, conditionsOf("served")[0]?.message]).toEqual([
+    expect([sandboxStatus("served").service, sandboxStatus("served").serviceFQDN, conditionOf("served", "Ready")?.message]).toEqual([
       "served", "served.default.svc.cluster.local", "Pod is Ready; Service Exists",
     ]);
     edit(store, refs.sandboxes, sandbox("served"), (draft) => {
@@ -323,7 +379,7 @@ describe("the agent-sandbox controller", () => {
     });
     await run();
     expect(store.peek(refs.services, "default", "served")).toBeUndefined();
-    expect([sandboxStatus("served").service, sandboxStatus("served").serviceFQDN, conditionsOf("served")[0]?.message]).toEqual([undefined, undefined, "Pod is Ready"]);
+    expect([sandboxStatus("served").service, sandboxStatus("served").serviceFQDN, conditionOf("served", "Ready")?.message]).toEqual([undefined, undefined, "Pod is Ready"]);
   });
 
   it("at its shutdownTime with Retain: Ready=False SandboxExpired, the pod gone, the claims kept, the status its conditions only", async () => {
@@ -331,7 +387,11 @@ describe("the agent-sandbox controller", () => {
     await run(60_000);
     await run(100);
     expect(sandbox("expiring").status).toEqual({
-      conditions: [{ type: "Ready", status: "False", observedGeneration: 1, reason: "SandboxExpired", message: "Sandbox has expired", lastTransitionTime: "2026-01-01T00:01:00Z" }],
+      conditions: [
+        expect.objectContaining({ type: "Suspended", reason: "NotSuspended" }),
+        expect.objectContaining({ type: "PodScheduled", status: "True" }),
+        { type: "Ready", status: "False", observedGeneration: 1, reason: "SandboxExpired", message: "Sandbox has expired", lastTransitionTime: "2026-01-01T00:01:00Z" },
+      ],
     });
     terminated("expiring");
     await run();

@@ -9,9 +9,10 @@ import { admitCreate } from "../api/admission.ts";
 import { podDeletionGrace, strategyFor } from "../api/strategies.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import type { EventRecorder } from "./event-recorder.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 
-// The agent-sandbox controller, sigs.k8s.io/agent-sandbox v0.5.3 controllers/sandbox_controller.go,
+// The agent-sandbox controller, sigs.k8s.io/agent-sandbox v0.5.6 controllers/sandbox_controller.go,
 // reconcile for reconcile:
 // - claims first: one per volumeClaimTemplate, named <template>-<sandbox>, owned by the Sandbox
 //   (an unowned one is adopted only with the adoptable or the name-hash label; one owned by
@@ -20,12 +21,17 @@ import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 //   controller keeps on the Sandbox while it has a pod): created from the podTemplate when it is
 //   missing, a Failed or Succeeded one is left alone, one being deleted is still the pod; an
 //   existing pod's labels and annotations follow the template (agents.x-k8s.io/propagated-*
-//   remember which); Suspended deletes it and from then on counts as no pod at all;
+//   remember which); Suspended deletes an owned pod and tracks it while it terminates, and refuses
+//   (quietly) to delete one it does not own. The owner reference decides which pod is the
+//   Sandbox's: an owned pod found by the name-hash label wins over the annotation, and two owned
+//   pods are a conflict (Ready=False MultiplePods, a Warning event, no Service touched, no retry);
 // - a headless Service only when spec.service is true (with it unset an owned one is kept);
-// - the status: conditions Ready (always), Suspended (only while Suspended: it stays, stale,
-//   after a resume), Finished (pod Succeeded or Failed), each with observedGeneration; selector,
-//   podIPs and nodeName from the pod; service and serviceFQDN from the Service. A change of the
-//   node name alone is not written while the Sandbox is not Ready.
+// - the status: conditions Ready and Suspended (always: False NotSuspended while Running;
+//   PodTerminating, PodNotOwned or True PodTerminated while Suspended), PodScheduled mirrored from
+//   an owned pod (gone with the pod), Finished (an owned pod Succeeded or Failed), each with
+//   observedGeneration; selector, podIPs and nodeName from an owned pod; service and serviceFQDN
+//   from the Service. A change of the node name alone is not written while the Sandbox is not
+//   Ready; the status is merge-patched, without a resourceVersion precondition.
 // - shutdownTime passed: Ready=False SandboxExpired first, then the pod and the Service go (the
 //   claims stay) and the status keeps its conditions only; shutdownPolicy Delete deletes the
 //   Sandbox instead.
@@ -89,6 +95,14 @@ const failure = (error: unknown): string => {
   throw error;
 };
 
+/** The pod a reconcile ends with (absent when there is none), or why it could not. */
+interface PodOutcome {
+  pod?: StoredObject;
+  error?: string;
+  /** More than one pod is controlled by the Sandbox: a conflict only a person or a pod event resolves. */
+  multiplePods?: boolean;
+}
+
 /** The Sandbox being reconciled: the object as the controller holds it, changed as it goes. */
 interface Working {
   sandbox: StoredObject;
@@ -101,6 +115,7 @@ export class AgentSandboxController implements Reconciler {
   constructor(
     private readonly store: ObjectStore,
     private readonly clock: Clock,
+    private readonly recorder?: EventRecorder,
   ) {}
 
   initialKeys(): string[] {
@@ -166,14 +181,17 @@ export class AgentSandboxController implements Reconciler {
     const errors: string[] = [];
     const claimError = this.reconcileClaims(working);
     if (claimError) errors.push(claimError);
-    const { pod, error: podError } = this.reconcilePod(working);
-    if (podError) errors.push(podError);
+    const { pod, error: podError, multiplePods } = this.reconcilePod(working);
+    // A pod mapping conflict is written into the conditions but not retried: only a pod event changes it.
+    const conditionErrors = [...errors, ...(podError ? [podError] : [])];
+    if (podError && !multiplePods) errors.push(podError);
+    if (multiplePods) this.recordMultiplePods(working.sandbox, podError!);
     const sandboxStatus = status(working.sandbox);
-    if (!pod) {
+    if (pod) sandboxStatus.selector = `${SANDBOX_NAME_HASH_LABEL}=${working.hash}`;
+    if (!pod || ownership(pod, working.sandbox).kind !== "owned") {
       delete sandboxStatus.podIPs;
       delete sandboxStatus.nodeName;
     } else {
-      sandboxStatus.selector = `${SANDBOX_NAME_HASH_LABEL}=${working.hash}`;
       const ips = list(record(pod.status).podIPs).map((entry) => String(entry.ip));
       if (ips.length > 0) sandboxStatus.podIPs = ips;
       else delete sandboxStatus.podIPs;
@@ -181,13 +199,18 @@ export class AgentSandboxController implements Reconciler {
       if (typeof nodeName === "string" && nodeName) sandboxStatus.nodeName = nodeName;
       else delete sandboxStatus.nodeName;
     }
-    const { service, error: serviceError } = this.reconcileService(working);
-    if (serviceError) errors.push(serviceError);
+    // While the pod mapping is ambiguous the Service is left as it is, for an operator to look at.
+    const { service, error: serviceError } = multiplePods ? { service: undefined, error: undefined } : this.reconcileService(working);
+    if (serviceError) {
+      errors.push(serviceError);
+      conditionErrors.push(serviceError);
+    }
 
     const now = this.now();
-    const computed = computeConditions(working.sandbox, errors, service, pod);
+    const computed = computeConditions(working.sandbox, { errors: conditionErrors, multiplePods: multiplePods ? podError! : undefined, podUnknown: !pod && podError !== undefined }, service, pod);
     for (const condition of computed) setCondition(working.sandbox, condition, now);
-    if (!computed.some((condition) => condition.type === "Finished")) removeCondition(working.sandbox, "Finished");
+    // Finished and PodScheduled are there only while they apply; Suspended persists.
+    for (const type of ["Finished", "PodScheduled"]) if (!computed.some((condition) => condition.type === type)) removeCondition(working.sandbox, type);
     if (list(record(working.sandbox.status).conditions).length === 0) delete status(working.sandbox).conditions;
     return errors;
   }
@@ -237,16 +260,28 @@ export class AgentSandboxController implements Reconciler {
     return undefined;
   }
 
-  private reconcilePod(working: Working): { pod?: StoredObject; error?: string } {
-    const { sandbox } = working;
+  private reconcilePod(working: Working): PodOutcome {
+    const { sandbox, hash } = working;
     const namespace = sandbox.metadata.namespace;
+    // The name-hash label only finds candidates; the controller owner reference decides.
+    const owned = this.store.list(refs.pods, namespace).filter((candidate) => candidate.metadata.labels?.[SANDBOX_NAME_HASH_LABEL] === hash && ownership(candidate, sandbox).kind === "owned");
     const annotated = sandbox.metadata.annotations?.[POD_NAME_ANNOTATION];
     const podName = annotated || sandbox.metadata.name;
-    const pod = this.store.peek(refs.pods, namespace, podName);
+    let pod = this.store.peek(refs.pods, namespace, podName);
     if (!pod && annotated !== undefined) {
       // The pod the annotation names is gone: forget it to recover.
       const error = this.clearPodNameAnnotation(working);
       if (error) return { error };
+    }
+    if (pod && ownership(pod, sandbox).kind === "owned" && !owned.some((one) => one.metadata.name === pod!.metadata.name)) owned.push(pod);
+    if (owned.length > 1) return { error: `multiple Pods (${owned.length}) are controlled by this Sandbox; refusing to choose or create a Pod`, multiplePods: true };
+    if (owned.length === 1 && pod?.metadata.name !== owned[0]!.metadata.name) {
+      // The owned pod wins over a missing or stale annotation.
+      if (sandbox.metadata.annotations?.[POD_NAME_ANNOTATION] !== undefined) {
+        const error = this.clearPodNameAnnotation(working);
+        if (error) return { error };
+      }
+      pod = owned[0];
     }
 
     if (record(sandbox.spec).operatingMode === "Suspended") {
@@ -254,12 +289,12 @@ export class AgentSandboxController implements Reconciler {
         try {
           this.store.delete(refs.pods, namespace, pod.metadata.name, { gracePeriodSeconds: podDeletionGrace(pod) });
         } catch (error) {
-          return { error: `failed to delete pod: ${failure(error)}` };
+          return { pod, error: `failed to delete pod: ${failure(error)}` };
         }
       }
-      // A pod not controlled by this Sandbox is refused, quietly; either way there is no pod now.
+      // A pod not controlled by this Sandbox is refused, quietly; a terminating one is tracked until it is gone.
       const error = this.clearPodNameAnnotation(working);
-      return error ? { error } : {};
+      return error ? { pod, error } : { pod };
     }
 
     if (pod) return this.reconcileExistingPod(working, pod);
@@ -519,6 +554,12 @@ export class AgentSandboxController implements Reconciler {
     return undefined;
   }
 
+  /** recordMultiplePodsEvent: a Warning once, not again while Ready already says so. */
+  private recordMultiplePods(sandbox: StoredObject, message: string): void {
+    if (findCondition(sandbox, "Ready")?.reason === "MultiplePods") return;
+    this.recorder?.record(sandbox, "Warning", "MultiplePods", message, "sandbox-controller");
+  }
+
   /** updateStatus: nothing when nothing changed, nor for the node name alone on a Sandbox that is not Ready. */
   private updateStatus(oldStatus: Record<string, unknown>, sandbox: StoredObject): void {
     const next = record(sandbox.status);
@@ -527,9 +568,10 @@ export class AgentSandboxController implements Reconciler {
       if (findCondition(sandbox, "Ready")?.status !== "True") return;
     }
     const latest = this.store.peek(refs.sandboxes, sandbox.metadata.namespace, sandbox.metadata.name);
-    if (!latest) throw StatusError.notFound(refs.sandboxes, sandbox.metadata.name);
-    // Status().Update: the status of the object the controller read, or a conflict.
-    this.store.update(refs.sandboxes, { ...latest, metadata: { ...latest.metadata, resourceVersion: sandbox.metadata.resourceVersion }, status: next });
+    // Deleted mid-reconcile: nothing to write.
+    if (!latest) return;
+    // A merge patch of the status subresource: no resourceVersion precondition, the whole conditions list replaced.
+    this.store.update(refs.sandboxes, { ...latest, status: next });
   }
 }
 
@@ -558,28 +600,54 @@ function clearServiceStatus(sandbox: StoredObject): void {
   delete status(sandbox).serviceFQDN;
 }
 
-/** computeConditions: Suspended while Suspended, Finished for a pod that ended, and Ready. */
-function computeConditions(sandbox: StoredObject, errors: string[], service: StoredObject | undefined, pod: StoredObject | undefined): Condition[] {
+/** What went wrong in a reconcile, as the conditions report it. */
+interface ConditionErrors {
+  errors: string[];
+  /** The pod mapping conflict, when there is one. */
+  multiplePods?: string;
+  /** The pod could not be reconciled and none is known: its state is unknown, not absent. */
+  podUnknown: boolean;
+}
+
+const isOwned = (pod: StoredObject | undefined, sandbox: StoredObject): pod is StoredObject => pod !== undefined && ownership(pod, sandbox).kind === "owned";
+
+/** computeConditions, in its order: Suspended always, Finished for an owned pod that ended, PodScheduled mirrored from an owned pod, and Ready. */
+function computeConditions(sandbox: StoredObject, failed: ConditionErrors, service: StoredObject | undefined, pod: StoredObject | undefined): Condition[] {
   const observedGeneration = generationOf(sandbox);
-  const suspended = record(sandbox.spec).operatingMode === "Suspended";
-  const computed: Condition[] = [];
-  if (suspended) {
-    computed.push(
-      pod
-        ? { type: "Suspended", status: "False", observedGeneration, reason: "PodNotTerminated", message: "Pod has not been terminated. Sandbox is operational." }
-        : { type: "Suspended", status: "True", observedGeneration, reason: "PodTerminated", message: "Pod has been terminated. Sandbox is not operational." },
-    );
-  }
-  const phase = pod ? podPhase(pod) : undefined;
+  const computed: Condition[] = [suspendedCondition(sandbox, pod, failed.podUnknown, observedGeneration)];
+  const phase = isOwned(pod, sandbox) ? podPhase(pod) : undefined;
   if (phase === "Succeeded") computed.push({ type: "Finished", status: "True", observedGeneration, reason: "PodSucceeded", message: "Pod completed successfully" });
   if (phase === "Failed") computed.push({ type: "Finished", status: "True", observedGeneration, reason: "PodFailed", message: "Pod failed" });
-  computed.push(readyCondition(sandbox, errors, service, pod, observedGeneration));
+  const scheduled = podScheduledCondition(sandbox, pod, failed.podUnknown, observedGeneration);
+  if (scheduled) computed.push(scheduled);
+  computed.push(readyCondition(sandbox, failed, service, pod, observedGeneration));
   return computed;
 }
 
-function readyCondition(sandbox: StoredObject, errors: string[], service: StoredObject | undefined, pod: StoredObject | undefined, observedGeneration: number): Condition {
+function suspendedCondition(sandbox: StoredObject, pod: StoredObject | undefined, podUnknown: boolean, observedGeneration: number): Condition {
+  const condition = (status: Condition["status"], reason: string, message: string): Condition => ({ type: "Suspended", status, observedGeneration, reason, message });
+  if (record(sandbox.spec).operatingMode !== "Suspended") return condition("False", "NotSuspended", "Sandbox is not suspended");
+  if (!pod && podUnknown) return condition("Unknown", "PodStateUnknown", "Pod state is unknown. Sandbox suspension cannot be confirmed");
+  if (!pod) return condition("True", "PodTerminated", "Pod has been terminated. Sandbox is suspended");
+  if (!isOwned(pod, sandbox)) return condition("False", "PodNotOwned", "Refused to delete pod because it is not owned by this sandbox");
+  return condition("False", "PodTerminating", "Pod is terminating. Sandbox is suspending");
+}
+
+/** The owned pod's PodScheduled, copied as it is; none without a pod this Sandbox owns. */
+function podScheduledCondition(sandbox: StoredObject, pod: StoredObject | undefined, podUnknown: boolean, observedGeneration: number): Condition | undefined {
+  const condition = (status: Condition["status"], reason: string, message: string): Condition => ({ type: "PodScheduled", status, observedGeneration, reason, message });
+  if (!pod && podUnknown) return condition("Unknown", "PodSchedulingUnknown", "Pod state is unknown. Pod scheduling cannot be determined");
+  if (!isOwned(pod, sandbox)) return undefined;
+  const scheduled = findCondition(pod, "PodScheduled");
+  if (!scheduled) return condition("Unknown", "PodSchedulingUnknown", "Pod has not reported a PodScheduled condition yet");
+  const status = scheduled.status;
+  return condition(status, scheduled.reason || (status === "True" ? "PodScheduled" : "PodSchedulingUnknown"), scheduled.message ?? "");
+}
+
+function readyCondition(sandbox: StoredObject, failed: ConditionErrors, service: StoredObject | undefined, pod: StoredObject | undefined, observedGeneration: number): Condition {
   const notReady = (reason: string, message: string): Condition => ({ type: "Ready", status: "False", observedGeneration, reason, message });
-  if (errors.length > 0) return notReady("ReconcilerError", `Error seen: ${errors.join("\n")}`);
+  if (failed.multiplePods) return notReady("MultiplePods", failed.multiplePods);
+  if (failed.errors.length > 0) return notReady("ReconcilerError", `Error seen: ${failed.errors.join("\n")}`);
   if (record(sandbox.spec).operatingMode === "Suspended") return notReady("SandboxSuspended", pod ? "Sandbox is suspending" : "Sandbox is suspended");
   const phase = pod ? podPhase(pod) : undefined;
   if (phase === "Succeeded") return notReady("PodSucceeded", "Pod completed successfully");
@@ -608,6 +676,7 @@ function readyCondition(sandbox: StoredObject, errors: string[], service: Stored
     ? { type: "Ready", status: "True", observedGeneration, reason: "DependenciesReady", message }
     : notReady("DependenciesNotReady", message);
 }
+
 
 function extensionPodLabels(sandbox: StoredObject): Record<string, string> {
   const owner = controllerOf(sandbox);

@@ -272,8 +272,10 @@ describe("Scheduler", () => {
       reason: "Unschedulable",
       message: "0/2 nodes are available: 1 node(s) had volume node affinity conflict, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     });
-    // agent-sandbox does not copy the pod's PodScheduled: the Sandbox says only that the pod is Pending.
+    // agent-sandbox (v0.5.6) mirrors the pod's PodScheduled: the Sandbox says why its pod waits.
     expect((current(cluster.store, refs.sandboxes, "box", "default").status as { conditions: { type: string; status: string; reason?: string }[] }).conditions).toEqual([
+      expect.objectContaining({ type: "Suspended", status: "False", reason: "NotSuspended" }),
+      expect.objectContaining({ type: "PodScheduled", status: "False", reason: "Unschedulable", message: expect.stringContaining("volume node affinity conflict") }),
       expect.objectContaining({ type: "Ready", status: "False", reason: "DependenciesNotReady", message: "Pod exists with phase: Pending" }),
     ]);
 
