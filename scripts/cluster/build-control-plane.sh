@@ -18,7 +18,8 @@ command -v go >/dev/null || export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
 
 key="kubernetes-$KUBERNETES_VERSION.etcd-$ETCD_VERSION.kwok-$KWOK_VERSION.agent-sandbox-$AGENT_SANDBOX_VERSION"
-root="${BERTH_CLUSTER_CACHE:-$HOME/.cache/berth-cluster}/$key"
+parent="${BERTH_CLUSTER_CACHE:-$HOME/.cache/berth-cluster}"
+root="$parent/$key"
 bin="$root/bin"
 share="$root/share"
 mkdir -p "$bin" "$share"
@@ -40,7 +41,24 @@ built() {
   say "built $name in $(( $(date +%s) - started )) s"
 }
 
+# A binary already built for the same version of its component, under another set of versions,
+# is copied rather than built again: moving one component to a new version rebuilds only it.
+reuse() {
+  local name=$1 pattern=$2 other
+  [ -x "$bin/$name" ] && return 0
+  for other in "$parent"/$pattern/bin/"$name"; do
+    [ -x "$other" ] || continue
+    cp "$other" "$bin/.$name.tmp" && mv "$bin/.$name.tmp" "$bin/$name"
+    say "reused $name from $(basename "$(dirname "$(dirname "$other")")")"
+    return 0
+  done
+}
+
 kubernetes_commands=(kube-apiserver kube-controller-manager kube-scheduler kubectl)
+for command in "${kubernetes_commands[@]}"; do reuse "$command" "kubernetes-$KUBERNETES_VERSION.*"; done
+reuse etcd "*.etcd-$ETCD_VERSION.*"
+reuse kwok "*.kwok-$KWOK_VERSION.*"
+reuse agent-sandbox-controller "*.agent-sandbox-$AGENT_SANDBOX_VERSION"
 missing=()
 for command in "${kubernetes_commands[@]}"; do [ -x "$bin/$command" ] || missing+=("$command"); done
 if [ ${#missing[@]} -gt 0 ]; then
