@@ -7,7 +7,9 @@ import { lockDataDir } from "../platform/data-dir-lock.ts";
 import type { Clock } from "./clock.ts";
 import { ClaimProtectionController } from "./controllers/claim-protection.ts";
 import { DisruptionController } from "./controllers/disruption-controller.ts";
+import { DeploymentController } from "./controllers/deployment-controller.ts";
 import { GarbageCollector } from "./controllers/garbage-collector.ts";
+import { ReplicaSetController } from "./controllers/replica-set-controller.ts";
 import { NamespaceController } from "./controllers/namespace-controller.ts";
 import { Scheduler } from "./controllers/scheduler.ts";
 import { SnapshotController } from "./controllers/snapshot-controller.ts";
@@ -61,6 +63,8 @@ export async function startSimulatedCluster(options: SimulatedClusterOptions = {
         new GarbageCollector(parts.store, parts.recorder),
         new NamespaceController(parts.store, parts.clock, { orderedDeletion: true }),
         new DisruptionController(parts.store, parts.clock, parts.recorder),
+        new DeploymentController(parts.store, parts.clock),
+        new ReplicaSetController(parts.store, parts.clock),
       ];
     },
     podSubresources: (parts) => ({

@@ -4,6 +4,7 @@ import path from "node:path";
 import { AccessControl } from "./access/access-control.ts";
 import { ensureBootstrapPolicy } from "./access/bootstrap-policy.ts";
 import { ensureServedDefinitions } from "./api/served-definitions.ts";
+import { ensureAgentSandboxInstall } from "./agent-sandbox-install.ts";
 import { RbacAuthorizer } from "./access/rbac-authorizer.ts";
 import { TokenAuthority, type StaticToken, type TokenAuthoritySnapshot } from "./access/token-authority.ts";
 import { ApiServer, type PodSubresources } from "./api/api-server.ts";
@@ -169,6 +170,7 @@ export class SimCluster {
     if (!restored) cluster.seed();
     ensureBootstrapPolicy(cluster.store);
     ensureServedDefinitions(cluster.store, cluster.clock.now());
+    ensureAgentSandboxInstall(cluster.store);
     await cluster.startParts();
     return cluster;
   }

@@ -34,6 +34,7 @@ export function apiGroupList() {
 
 const SUBRESOURCE_ENTRIES: Record<Subresource, (definition: ResourceDefinition) => Record<string, unknown>> = {
   status: (definition) => ({ kind: definition.kind, verbs: ["get", "patch", "update"] }),
+  scale: () => ({ group: "autoscaling", version: "v1", kind: "Scale", verbs: ["get", "patch", "update"] }),
   binding: () => ({ kind: "Binding", verbs: ["create"] }),
   eviction: () => ({ group: "policy", version: "v1", kind: "Eviction", verbs: ["create"] }),
   exec: () => ({ kind: "PodExecOptions", verbs: ["create", "get"] }),

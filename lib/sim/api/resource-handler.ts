@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { record } from "../k8s-objects.ts";
 import { isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import { resourceId, type ObjectStore } from "../store/object-store.ts";
@@ -7,7 +8,7 @@ import type { Encoding } from "./media-types.ts";
 import { admitCreate, admitUpdate } from "./admission.ts";
 import { applyPatch } from "./patching.ts";
 import type { ResourcePath } from "./request-path.ts";
-import { fromVersion, groupVersion, toVersion, type ResourceDefinition } from "./resources.ts";
+import { fromVersion, groupVersion, toVersion, type ResourceDefinition, type Subresource } from "./resources.ts";
 import { compileSelectors } from "./selection.ts";
 import { strategyFor, validateName, validateObjectMeta } from "./strategies.ts";
 import { includeObjectOf, printerFor, tableOf, tableOfList, type TableOptions } from "./tables/server-side-table.ts";
@@ -245,6 +246,41 @@ function patchObject(context: HandlerContext, target: Target, contentType: strin
   return write(context, target, current, patched, dryRun);
 }
 
+/** autoscaling/v1 Scale of a workload: its replicas, and the selector its pods are counted by. */
+function scaleOf(object: StoredObject): KubeObject {
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  const selector = record(record(object.spec).selector);
+  const matchLabels = Object.entries(record(selector.matchLabels)).map(([key, value]) => `${key}=${String(value)}`).sort();
+  return {
+    apiVersion: "autoscaling/v1",
+    kind: "Scale",
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: { replicas: Number(record(object.spec).replicas ?? 0) },
+    status: { replicas: Number(record(object.status).replicas ?? 0), selector: matchLabels.join(",") },
+  };
+}
+
+/** GET, PUT or PATCH of /scale: the workload's replicas read or set (with the Scale's resourceVersion as a precondition). */
+function scale(context: HandlerContext, target: Target, request: IncomingMessage, body: string, dryRun: boolean): KubeObject {
+  const { definition, path } = target;
+  const current = context.store.get(definition, path.namespace, path.name!);
+  const method = request.method ?? "GET";
+  if (method === "GET") return scaleOf(current);
+  let wanted: KubeObject;
+  if (method === "PUT") wanted = parseObject(body);
+  else if (method === "PATCH") wanted = applyPatch(SCALE_DEFINITION, (request.headers["content-type"] ?? "").split(";")[0]!.trim(), scaleOf(current), body);
+  else throw StatusError.methodNotAllowed("the server does not allow this method on the requested resource");
+  const replicas = record(wanted.spec).replicas;
+  if (!Number.isInteger(replicas) || (replicas as number) < 0) throw StatusError.invalid("Scale", "autoscaling", path.name!, [{ reason: "FieldValueInvalid", field: "spec.replicas", message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
+  const expected = wanted.metadata?.resourceVersion;
+  if (expected && expected !== current.metadata.resourceVersion) throw StatusError.conflict(definition, path.name!);
+  const next = { ...current, spec: { ...record(current.spec), replicas } };
+  return scaleOf(context.store.update(definition, next, { dryRun }));
+}
+
+/** What a patch of a Scale is applied as: a built-in kind, so every patch type is taken. */
+const SCALE_DEFINITION = { group: "autoscaling", resource: "scale", kind: "Scale", singular: "scale", namespaced: true, versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: true } satisfies ResourceDefinition;
+
 function deleteOne(context: HandlerContext, target: Target, query: URLSearchParams, bodyText: string, dryRun: boolean) {
   const { definition, path } = target;
   const options = bodyText.trim() ? parseJson(bodyText) : {};
@@ -274,12 +310,10 @@ export async function handleResource(context: HandlerContext, target: Target, re
   const show = present(definition, path.version);
   const send = (code: number, body: unknown) => sendObject(response, code, body, context.encoding);
   const subresource = path.subresource;
-  if (subresource !== undefined && subresource !== "status") {
+  if (subresource !== undefined && (!["status", "scale"].includes(subresource) || !definition.subresources.includes(subresource as Subresource))) {
     throw resourceNotFound();
   }
-  if (subresource === "status" && !definition.subresources.includes("status")) {
-    throw resourceNotFound();
-  }
+  if (subresource === "scale") return send(200, scale(context, target, request, body, dryRun));
 
   if (path.name === undefined) {
     if (method === "GET") {

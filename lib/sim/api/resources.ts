@@ -7,7 +7,7 @@ import type { ResourceRef } from "../status-error.ts";
 // it and how the server treats it. Objects are stored in `storageVersion`; `convert` turns them
 // into another served version and back.
 
-export type Subresource = "status" | "binding" | "eviction" | "exec" | "log" | "attach" | "portforward" | "token";
+export type Subresource = "status" | "scale" | "binding" | "eviction" | "exec" | "log" | "attach" | "portforward" | "token";
 
 /** The authorization and authentication reviews: create-only, answered at once, never stored. */
 export const REVIEWS = [
@@ -172,6 +172,10 @@ export const RESOURCES: ResourceDefinition[] = [
   // Reviews are asked, not stored: create answers them (lib/sim/access/review-apis.ts).
   ...REVIEWS.map(({ group, resource, kind, namespaced }) => ({
     group, resource, kind, singular: kind.toLowerCase(), namespaced, versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: false, verbs: ["create"],
+  })),
+  ...(["Deployment", "ReplicaSet"] as const).map((kind): ResourceDefinition => ({
+    group: "apps", resource: `${kind.toLowerCase()}s`, kind, singular: kind.toLowerCase(), namespaced: true, versions: ["v1"], storageVersion: "v1",
+    shortNames: [kind === "Deployment" ? "deploy" : "rs"], categories: ["all"], subresources: ["status", "scale"], strategicMerge: true,
   })),
   {
     group: "apiextensions.k8s.io", resource: "customresourcedefinitions", kind: "CustomResourceDefinition", singular: "customresourcedefinition", namespaced: false,

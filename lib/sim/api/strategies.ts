@@ -5,6 +5,7 @@ import { servedShape } from "./served-definitions.ts";
 import { deepEqual, isRecord, type KubeObject, type StoredObject } from "../objects.ts";
 import type { StatusCause } from "../status-error.ts";
 import { RESOURCES, type ResourceDefinition } from "./resources.ts";
+import { labelSelectorFromObject, type MetaLabelSelector } from "./selectors/index.ts";
 
 // What the API server does for each kind beyond storing it: defaults on create, validation,
 // which fields an update may change, and how long a delete waits. Messages follow the real
@@ -165,22 +166,27 @@ function defaultTolerations(spec: Record<string, unknown>): void {
   spec.tolerations = tolerations;
 }
 
+/** SetDefaults_PodSpec: what a pod's spec, or a workload's pod template, gets for what it leaves out. */
+function defaultPodSpec(spec: Record<string, unknown>): void {
+  spec.restartPolicy ??= "Always";
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.schedulerName ??= "default-scheduler";
+  spec.dnsPolicy ??= "ClusterFirst";
+  spec.enableServiceLinks ??= true;
+  spec.securityContext ??= {};
+  for (const list of ["initContainers", "containers"]) {
+    if (Array.isArray(spec[list])) spec[list] = (spec[list] as unknown[]).map((container) => defaultContainer(record(container)));
+  }
+}
+
 const podStrategy: Strategy = {
   prepareForCreate(object) {
     const spec = record(object.spec);
-    spec.restartPolicy ??= "Always";
-    spec.terminationGracePeriodSeconds ??= 30;
-    spec.schedulerName ??= "default-scheduler";
-    spec.dnsPolicy ??= "ClusterFirst";
-    spec.enableServiceLinks ??= true;
+    defaultPodSpec(spec);
     spec.preemptionPolicy ??= "PreemptLowerPriority";
     spec.priority ??= 0;
-    spec.securityContext ??= {};
     spec.serviceAccountName ??= "default";
     spec.serviceAccount ??= spec.serviceAccountName;
-    for (const list of ["initContainers", "containers"]) {
-      if (Array.isArray(spec[list])) spec[list] = (spec[list] as unknown[]).map((container) => defaultContainer(record(container)));
-    }
     defaultTolerations(spec);
     object.spec = spec;
     object.status = { phase: "Pending", qosClass: qosClassOf(spec) };
@@ -467,6 +473,82 @@ const refuseEveryObject: Strategy = {
   validate: () => [{ reason: "FieldValueInvalid", field: "<nil>", message: `Invalid value: ${BERTH_RESOURCE_REFUSAL}` }],
 };
 
+/** What a Deployment and a ReplicaSet share: a selector that picks their template's pods, and a pod template. */
+function validateWorkload(object: KubeObject): StatusCause[] {
+  const spec = record(object.spec);
+  const causes: StatusCause[] = [];
+  const selector = spec.selector;
+  if (!isRecord(selector)) causes.push(required("spec.selector"));
+  else if (Object.keys(record(selector.matchLabels)).length === 0 && array(selector.matchExpressions).length === 0) {
+    causes.push(invalid("spec.selector", selector, "empty selector is invalid for deployment"));
+  } else {
+    const labels = record(record(record(spec.template).metadata).labels) as Record<string, string>;
+    let matches = false;
+    try {
+      matches = labelSelectorFromObject(selector as MetaLabelSelector).matches(labels);
+    } catch (error) {
+      causes.push(invalid("spec.selector", selector, (error as Error).message));
+    }
+    if (!matches) causes.push(invalid("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+  }
+  if (spec.replicas !== undefined && !(Number.isInteger(spec.replicas) && (spec.replicas as number) >= 0)) causes.push(invalid("spec.replicas", spec.replicas, "must be greater than or equal to 0"));
+  const template = record(spec.template);
+  causes.push(...validatePodSpec(template.spec, "spec.template.spec"));
+  const restartPolicy = record(template.spec).restartPolicy;
+  if (restartPolicy !== undefined && restartPolicy !== "Always") causes.push(unsupported("spec.template.spec.restartPolicy", restartPolicy, ["Always"]));
+  return causes;
+}
+
+function defaultTemplate(spec: Record<string, unknown>): void {
+  const template = record(spec.template);
+  const podSpec = record(template.spec);
+  defaultPodSpec(podSpec);
+  template.spec = podSpec;
+  spec.template = template;
+}
+
+const selectorImmutable = (object: KubeObject, old: StoredObject): StatusCause[] =>
+  deepEqual(record(object.spec).selector, record(old.spec).selector) ? [] : [invalid("spec.selector", record(object.spec).selector, "field is immutable")];
+
+/** SetDefaults_Deployment: one replica, a rolling update of 25%/25%, ten old ReplicaSets kept, ten minutes to progress. */
+function defaultDeployment(object: KubeObject): void {
+  const spec = record(object.spec);
+  spec.replicas ??= 1;
+  const strategy = record(spec.strategy);
+  strategy.type ??= "RollingUpdate";
+  if (strategy.type === "RollingUpdate") strategy.rollingUpdate = { maxUnavailable: "25%", maxSurge: "25%", ...record(strategy.rollingUpdate) };
+  spec.strategy = strategy;
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  defaultTemplate(spec);
+  object.spec = spec;
+}
+
+const deploymentStrategy: Strategy = {
+  prepareForCreate(object) {
+    defaultDeployment(object);
+    object.status = {};
+  },
+  prepareForUpdate: (object) => defaultDeployment(object),
+  validate: validateWorkload,
+  validateUpdate: selectorImmutable,
+};
+
+const replicaSetStrategy: Strategy = {
+  prepareForCreate(object) {
+    const spec = record(object.spec);
+    spec.replicas ??= 1;
+    defaultTemplate(spec);
+    object.spec = spec;
+    object.status = { replicas: 0 };
+  },
+  prepareForUpdate(object) {
+    defaultTemplate(record(object.spec));
+  },
+  validate: validateWorkload,
+  validateUpdate: selectorImmutable,
+};
+
 const SERVED_CUSTOM_RESOURCES = RESOURCES.filter((definition) => definition.customResourceDefinition).map((definition) => `${definition.resource}.${definition.group}`);
 
 /** The embedded cluster is built with its custom resources: their definitions can be read and updated in place, not added or taken away. */
@@ -485,6 +567,8 @@ const definitionStrategy: Strategy = {
 };
 
 const STRATEGIES: Record<string, Strategy> = {
+  deployments: deploymentStrategy,
+  replicasets: replicaSetStrategy,
   customresourcedefinitions: definitionStrategy,
   secrets: secretStrategy,
   configmaps: configMapStrategy,

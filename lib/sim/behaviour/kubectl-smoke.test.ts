@@ -118,6 +118,19 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
     expect(await k("get", "crds", "-o", "name")).toContain("customresourcedefinition.apiextensions.k8s.io/sandboxes.agents.x-k8s.io\n");
   });
 
+  it("runs a Deployment to completion, as `kubectl rollout status` sees it", async () => {
+    await k("create", "deployment", "smoke-web", "--image=nginx:1.27", "--replicas=2", "-n", "default");
+    const status = await k("rollout", "status", "deployment/smoke-web", "-n", "default", "--timeout=60s");
+    await k("delete", "deployment", "smoke-web", "-n", "default", "--wait=false");
+    expect(status).toContain('deployment "smoke-web" successfully rolled out');
+  });
+
+  it("shows agent-sandbox installed as its release installs it: the controller's Deployment, ready", async () => {
+    await k("rollout", "status", "deployment/agent-sandbox-controller", "-n", "agent-sandbox-system", "--timeout=60s");
+    const row = (await k("get", "deployment", "agent-sandbox-controller", "-n", "agent-sandbox-system", "--no-headers")).trim().split(/\s+/);
+    expect(row.slice(0, 2)).toEqual(["agent-sandbox-controller", "1/1"]);
+  });
+
   it("lists the worker nodes", async () => {
     expect(await k("get", "nodes", "-o", "name")).toBe("node/worker-1\nnode/worker-2\nnode/worker-3\n");
   });

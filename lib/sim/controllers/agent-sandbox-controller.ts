@@ -4,11 +4,10 @@ import {
   type Condition,
 } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type OwnerReference, type StoredObject } from "../objects.ts";
-import { resourceFor } from "../api/resources.ts";
-import { admitCreate } from "../api/admission.ts";
-import { podDeletionGrace, strategyFor } from "../api/strategies.ts";
+import { podDeletionGrace } from "../api/strategies.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import { createAsApiServer } from "./create-as-api-server.ts";
 import type { EventRecorder } from "./event-recorder.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 
@@ -38,6 +37,8 @@ import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 // It watches Sandboxes and the pods and Services it controls (name-hash label present), not claims.
 // An error still writes the status (Ready=False ReconcilerError "Error seen: …"), then retries.
 
+/** The release of agent-sandbox whose controller this one follows. */
+export const SANDBOX_CONTROLLER_VERSION = "v0.5.6";
 export const SANDBOX_NAME_HASH_LABEL = "agents.x-k8s.io/sandbox-name-hash";
 export const POD_NAME_ANNOTATION = "agents.x-k8s.io/pod-name";
 export const PROPAGATED_LABELS_ANNOTATION = "agents.x-k8s.io/propagated-labels";
@@ -510,11 +511,7 @@ export class AgentSandboxController implements Reconciler {
 
   /** Created as if through the API server, with its defaults and admission. */
   private createAsApiServer(resource: "pods" | "persistentvolumeclaims" | "services", object: KubeObject): StoredObject {
-    const definition = resourceFor("", resource);
-    admitCreate(this.store, definition, object);
-    const causes = strategyFor(definition).validate?.(object) ?? [];
-    if (causes.length > 0) throw StatusError.invalid(String(object.kind), "", object.metadata.name ?? "", causes);
-    return this.store.create(definition, object);
+    return createAsApiServer(this.store, "", resource, object);
   }
 
   private ensurePodNameAnnotation(working: Working, podName: string): string | undefined {

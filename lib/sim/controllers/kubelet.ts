@@ -376,14 +376,18 @@ export class Kubelet implements Reconciler {
   // ---- helpers ----
 
   private async runContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, abort: AbortController): Promise<CommandResult> {
-    const argv = [...list<string>(container.command), ...list<string>(container.args)];
+    const command = list<string>(container.command);
+    const args = list<string>(container.args);
+    // Arguments alone go to the image's entrypoint when they begin with a flag (a controller's
+    // --leader-elect=true); otherwise they are the command itself, as for an image without one.
+    const argv = command.length === 0 && args[0]?.startsWith("-") ? [] : [...command, ...args];
     const name = String(container.name);
     // The container log is written as the process prints, as a real runtime's log file is.
     const appendLog = (text: string) => {
       const log = (runtime.logs.get(name) ?? "") + text;
       runtime.logs.set(name, log.length > MAX_LOG_CHARS ? log.slice(-MAX_LOG_CHARS) : log);
     };
-    // No command: the image's entrypoint, which for sandbox images waits forever.
+    // No command: the image's entrypoint, which for sandbox images (and services) waits forever.
     if (argv.length === 0) {
       return this.options.clock.sleep(Number.POSITIVE_INFINITY, abort.signal).then(
         () => ({ exitCode: 0, stdout: "", stderr: "" }),

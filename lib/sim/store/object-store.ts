@@ -45,10 +45,10 @@ function key(namespace: string | undefined, name: string): string {
 
 /**
  * The resources whose objects carry `metadata.generation`: those whose API strategy sets it (pods,
- * budgets) and every custom resource. Claims, volumes, nodes, classes, namespaces and events
+ * budgets, deployments, replica sets) and every custom resource. Claims, volumes, nodes, classes, namespaces and events
  * have none on a real API server.
  */
-const GENERATION_TRACKED = new Set(["pods", "policy/poddisruptionbudgets", "agents.x-k8s.io/sandboxes", "snapshot.storage.k8s.io/volumesnapshots", "snapshot.storage.k8s.io/volumesnapshotclasses"]);
+const GENERATION_TRACKED = new Set(["pods", "policy/poddisruptionbudgets", "apps/deployments", "apps/replicasets", "agents.x-k8s.io/sandboxes", "snapshot.storage.k8s.io/volumesnapshots", "snapshot.storage.k8s.io/volumesnapshotclasses"]);
 
 /** Whether anything but metadata and status changed: only then does `generation` move. */
 function specChanged(before: KubeObject, after: KubeObject): boolean {

@@ -131,6 +131,17 @@ export const POD_DISRUPTION_BUDGET = struct("PodDisruptionBudget", {
 
 const metadataOnly = (name: string) => struct(name, { metadata: nested(OBJECT_META) });
 
+// core/v1 PodTemplateSpec, as apps/v1 workloads hold it.
+const POD_TEMPLATE_SPEC = struct("PodTemplateSpec", { metadata: nested(OBJECT_META), spec: nested(POD_SPEC) });
+
+/** apps/v1 Deployment and ReplicaSet: the template's pod spec merges as a pod's; conditions by type. */
+const workload = (kind: string) =>
+  struct(kind, {
+    metadata: nested(OBJECT_META),
+    spec: nested(struct(`${kind}Spec`, { template: nested(POD_TEMPLATE_SPEC) })),
+    status: nested(struct(`${kind}Status`, { conditions: mergeBy("type", struct(`${kind}Condition`)) })),
+  });
+
 /**
  * The built-in kinds the simulated cluster serves, keyed "group/Kind" ("" group for core/v1).
  * Custom resources are absent on purpose: kube-apiserver refuses strategic merge patch for them.
@@ -149,6 +160,17 @@ export const STRATEGIC_MERGE_SCHEMAS: Readonly<Record<string, PatchSchema>> = {
   "policy/Eviction": metadataOnly("Eviction"),
   "coordination.k8s.io/Lease": metadataOnly("Lease"),
   "storage.k8s.io/StorageClass": metadataOnly("StorageClass"),
+  "/ConfigMap": metadataOnly("ConfigMap"),
+  "/Secret": metadataOnly("Secret"),
+  "/ServiceAccount": struct("ServiceAccount", { metadata: nested(OBJECT_META), secrets: mergeBy("name", struct("ObjectReference")) }),
+  "rbac.authorization.k8s.io/Role": metadataOnly("Role"),
+  "rbac.authorization.k8s.io/RoleBinding": metadataOnly("RoleBinding"),
+  "rbac.authorization.k8s.io/ClusterRole": metadataOnly("ClusterRole"),
+  "rbac.authorization.k8s.io/ClusterRoleBinding": metadataOnly("ClusterRoleBinding"),
+  "apiextensions.k8s.io/CustomResourceDefinition": metadataOnly("CustomResourceDefinition"),
+  "apps/Deployment": workload("Deployment"),
+  "apps/ReplicaSet": workload("ReplicaSet"),
+  "autoscaling/Scale": metadataOnly("Scale"),
 };
 
 /** "v1" → "", "policy/v1" → "policy". */

@@ -408,6 +408,60 @@ const bindings: RowPrinter = {
   },
 };
 
+/** The containers, images and selector columns a workload prints with -o wide. */
+const workloadColumns = () => [
+  column("Containers", "Names of each container in the template.", { priority: 1 }),
+  column("Images", "Images referenced by each container in the template.", { priority: 1 }),
+  column("Selector", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", { priority: 1 }),
+];
+
+function workloadCells(workload: KubeObject): string[] {
+  const containers = list(record(record(record(workload.spec).template).spec).containers);
+  const selector = record(record(workload.spec).selector);
+  const labels = Object.entries(record(selector.matchLabels)).map(([key, value]) => `${key}=${text(value)}`);
+  return [containers.map((container) => text(container.name)).join(","), containers.map((container) => text(container.image)).join(","), orNone(labels.join(","))];
+}
+
+const count = (object: KubeObject, field: string) => Number(record(object.status)[field] ?? 0);
+
+const deployments: RowPrinter = {
+  columns: [
+    nameColumn(),
+    column("Ready", "Number of the pod with ready state"),
+    column("Up-to-date", "Total number of non-terminated pods targeted by this deployment that have the desired template spec."),
+    column("Available", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment."),
+    ageColumn(),
+    ...workloadColumns(),
+  ],
+  cells: (deployment, now) => [
+    deployment.metadata.name ?? "",
+    `${count(deployment, "readyReplicas")}/${Number(record(deployment.spec).replicas ?? 0)}`,
+    count(deployment, "updatedReplicas"),
+    count(deployment, "availableReplicas"),
+    age(deployment, now),
+    ...workloadCells(deployment),
+  ],
+};
+
+const replicaSets: RowPrinter = {
+  columns: [
+    nameColumn(),
+    column("Desired", "Number of desired pods.", { type: "integer" }),
+    column("Current", "Number of actual replicas.", { type: "integer" }),
+    column("Ready", "Number of ready replicas.", { type: "integer" }),
+    ageColumn(),
+    ...workloadColumns(),
+  ],
+  cells: (replicaSet, now) => [
+    replicaSet.metadata.name ?? "",
+    Number(record(replicaSet.spec).replicas ?? 0),
+    count(replicaSet, "replicas"),
+    count(replicaSet, "readyReplicas"),
+    age(replicaSet, now),
+    ...workloadCells(replicaSet),
+  ],
+};
+
 /** By `group/resource` ("" for the core group). Kinds not here get the default Name and Created At. */
 export const BUILT_IN_PRINTERS: Record<string, RowPrinter> = {
   "/pods": pods,
@@ -425,5 +479,7 @@ export const BUILT_IN_PRINTERS: Record<string, RowPrinter> = {
   "coordination.k8s.io/leases": leases,
   "rbac.authorization.k8s.io/rolebindings": bindings,
   "rbac.authorization.k8s.io/clusterrolebindings": bindings,
+  "apps/deployments": deployments,
+  "apps/replicasets": replicaSets,
 };
 
