@@ -77,7 +77,8 @@ describe("node actions", () => {
     const node = plain.nodeName!;
     try {
       const result = await runNodeAction(client, node, "drain", DRAIN);
-      expect([result.drain?.evicted, result.drain?.completed]).toEqual([expect.arrayContaining(["default/plain"]), true]);
+      // The node may hold others' sandboxes too (a protected one blocks the drain from completing): only this one is the point here.
+      expect(result.drain?.evicted).toEqual(expect.arrayContaining(["default/plain"]));
       await world.recordWhen(plain.id, (record) => expect([record.phase, record.nodeName === node]).toEqual(["Ready", false]));
     } finally {
       await client.uncordon(node);
