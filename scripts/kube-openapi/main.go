@@ -12,6 +12,7 @@
 package main
 
 import (
+	"crypto/sha512"
 	"encoding/base64"
 	"encoding/json"
 	"flag"
@@ -98,7 +99,14 @@ func main() {
 		must(err)
 		v3[path] = roundTrip(merged)
 	}
-	must(writeJSON(filepath.Join(*out, "openapi-v3.json"), v3))
+	// Each document is written as a string, with the hash the API server addresses it by: the
+	// server then holds text to send, not an object graph to serialize again.
+	published := map[string]map[string]string{}
+	for path, document := range v3 {
+		text := mustJSON(document)
+		published[path] = map[string]string{"document": string(text), "hash": fmt.Sprintf("%X", sha512.Sum512(text))}
+	}
+	must(writeJSON(filepath.Join(*out, "openapi-v3.json"), published))
 
 	var swagger map[string]any
 	must(readJSON(filepath.Join(*specDir, "swagger.json"), &swagger))
@@ -113,7 +121,7 @@ func main() {
 	must(err)
 	v2Protobuf, err := proto.Marshal(document)
 	must(err)
-	must(writeJSON(filepath.Join(*out, "openapi-v2.json"), map[string]any{"document": json.RawMessage(v2JSON), "protobufBase64": base64.StdEncoding.EncodeToString(v2Protobuf)}))
+	must(writeJSON(filepath.Join(*out, "openapi-v2.json"), map[string]string{"document": string(v2JSON), "protobufBase64": base64.StdEncoding.EncodeToString(v2Protobuf)}))
 	paths := make([]string, 0, len(v3))
 	for path := range v3 {
 		paths = append(paths, path)
