@@ -5,20 +5,13 @@
 // as they are; the result is committed, so a fresh clone serves them without Go.
 //
 //   npm run generate:custom-resources
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { moduleDirectory, pinnedVersion } from "./cluster/pinned-modules.ts";
 import { parse } from "yaml";
 
 const root = path.resolve(import.meta.dirname, "..");
 const output = path.join(root, "lib", "sim", "api", "generated", "custom-resource-definitions.json");
-
-/** A version named in scripts/cluster/versions.sh, the one place the lane's versions live. */
-function pinnedVersion(name: string): string {
-  const match = new RegExp(`^${name}=(\\S+)`, "m").exec(readFileSync(path.join(root, "scripts", "cluster", "versions.sh"), "utf8"));
-  if (!match) throw new Error(`scripts/cluster/versions.sh names no ${name}`);
-  return match[1]!;
-}
 
 const SOURCES = [
   {
@@ -33,14 +26,9 @@ const SOURCES = [
   },
 ];
 
-function moduleDirectory(module: string, version: string): string {
-  const answer = JSON.parse(execFileSync("go", ["mod", "download", "-json", `${module}@${version}`], { cwd: root, encoding: "utf8" })) as { Dir?: string; Error?: string };
-  if (!answer.Dir) throw new Error(`go mod download ${module}@${version}: ${answer.Error ?? "no directory"}`);
-  return answer.Dir;
-}
 
 const definitions = SOURCES.flatMap(({ module, version, files }) => {
-  const directory = moduleDirectory(module, version);
+  const directory = moduleDirectory(module, version, root);
   return files.map((file) => {
     const crd = parse(readFileSync(path.join(directory, file), "utf8")) as { kind?: string; metadata?: { annotations?: Record<string, string> } };
     if (crd.kind !== "CustomResourceDefinition") throw new Error(`${module}@${version}/${file} is not a CustomResourceDefinition`);

@@ -6,25 +6,14 @@
 //
 //   npm run generate:openapi
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { moduleDirectory, pinnedVersion } from "./cluster/pinned-modules.ts";
 import { RESOURCES } from "../lib/sim/api/resources.ts";
 import { definitionObject } from "../lib/sim/api/served-definitions.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-
-function pinnedVersion(name: string): string {
-  const match = new RegExp(`^${name}=(\\S+)`, "m").exec(readFileSync(path.join(root, "scripts", "cluster", "versions.sh"), "utf8"));
-  if (!match) throw new Error(`scripts/cluster/versions.sh names no ${name}`);
-  return match[1]!;
-}
-
-function moduleDirectory(module: string, version: string): string {
-  const answer = JSON.parse(execFileSync("go", ["mod", "download", "-json", `${module}@${version}`], { cwd: path.join(root, "scripts", "kube-openapi"), encoding: "utf8" })) as { Dir?: string; Error?: string };
-  if (!answer.Dir) throw new Error(`go mod download ${module}@${version}: ${answer.Error ?? "no directory"}`);
-  return answer.Dir;
-}
 
 const served = {
   builtIn: RESOURCES.filter((definition) => !definition.customResourceDefinition).flatMap((definition) => definition.versions.map((version) => ({ group: definition.group, version, resource: definition.resource }))),
@@ -35,7 +24,7 @@ const work = mkdtempSync(path.join(tmpdir(), "berth-openapi-"));
 try {
   const servedFile = path.join(work, "served.json");
   writeFileSync(servedFile, JSON.stringify(served));
-  const specDir = path.join(moduleDirectory("k8s.io/kubernetes", pinnedVersion("KUBERNETES_VERSION")), "api", "openapi-spec");
+  const specDir = path.join(moduleDirectory("k8s.io/kubernetes", pinnedVersion("KUBERNETES_VERSION"), path.join(root, "scripts", "kube-openapi")), "api", "openapi-spec");
   execFileSync("go", ["run", ".", "-served", servedFile, "-spec-dir", specDir, "-out", path.join(root, "lib", "sim", "api", "generated")], { cwd: path.join(root, "scripts", "kube-openapi"), stdio: "inherit" });
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,18 +1,14 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { pinnedVersion } from "../../../scripts/cluster/pinned-modules.ts";
 import generated from "./generated/custom-resource-definitions.json" with { type: "json" };
 import { printerColumnsOf, publishedDefinition } from "./custom-resources.ts";
 
 // The published definitions the embedded cluster serves its custom resources from.
 
-const versions = readFileSync(path.join(import.meta.dirname, "..", "..", "..", "scripts", "cluster", "versions.sh"), "utf8");
-const pinned = (name: string) => new RegExp(`^${name}=(\\S+)`, "m").exec(versions)![1];
-
 describe("the published custom resource definitions", () => {
   it("are agent-sandbox's at the version the real control plane lane installs (else: npm run generate:custom-resources)", () => {
     const sandbox = generated.definitions.find((one) => one.source.includes("agents.x-k8s.io_sandboxes"));
-    expect(sandbox?.source).toContain(`sigs.k8s.io/agent-sandbox@${pinned("AGENT_SANDBOX_VERSION")}/`);
+    expect(sandbox?.source).toContain(`sigs.k8s.io/agent-sandbox@${pinnedVersion("AGENT_SANDBOX_VERSION")}/`);
   });
 
   it("give a Sandbox the columns its definition prints", () => {
