@@ -1,4 +1,4 @@
-import { ApiException, Watch, type CoreV1Event, type V1Pod } from "@kubernetes/client-node";
+import { ApiException, Watch, type CoreV1Event, type V1Container, type V1Pod } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../testing/eventually.ts";
 import { execIn, startExec } from "../testing/exec.ts";
@@ -50,6 +50,36 @@ describe("pod termination", () => {
     expect([duringGrace, Date.now() - began >= 450]).toEqual([200, true]);
   });
 
+  /** Deletes a running pod and answers how much cluster time passed until it was gone. */
+  async function clusterTimeToDelete(fixture: SimFixture, container: V1Container): Promise<number> {
+    const name = String(container.name);
+    await fixture.core.createNamespacedPod({ namespace: "default", body: { metadata: { name }, spec: { terminationGracePeriodSeconds: 30, containers: [container] } } });
+    await readyPod(fixture, name);
+    const began = fixture.cluster.clock.now().getTime();
+    await fixture.core.deleteNamespacedPod({ namespace: "default", name });
+    await eventually(async () => {
+      if ((await status(fixture.core.readNamespacedPod({ namespace: "default", name }))) !== 404) throw new Error("still there");
+    });
+    return fixture.cluster.clock.now().getTime() - began;
+  }
+
+  it("ends at once when the main process stops on SIGTERM, as a shell that traps it does", async () => {
+    sim = await startSimFixture({ clockScale: 10 });
+    const trapping = { name: "trapping", image: "busybox", command: ["sh", "-c", "trap 'exit 0' TERM; sleep infinity & wait"] };
+    expect(await clusterTimeToDelete(sim, trapping)).toBeLessThan(10_000);
+  });
+
+  it("ends at once for an image's own entrypoint, which stops on SIGTERM as pause and servers do", async () => {
+    sim = await startSimFixture({ clockScale: 10 });
+    expect(await clusterTimeToDelete(sim, { name: "pause", image: "registry.k8s.io/pause:3.10" })).toBeLessThan(10_000);
+  });
+
+  it("waits out the grace period for a main process that ignores SIGTERM", async () => {
+    sim = await startSimFixture();
+    const ignoring = { name: "ignoring", image: "busybox", command: ["sleep", "infinity"] };
+    expect(await clusterTimeToDelete(sim, ignoring)).toBeGreaterThanOrEqual(30_000);
+  });
+
   it("runs the preStop hook first, whose writes to the claim survive the pod", async () => {
     sim = await startSimFixture({ clockScale: 50 });
     const sandbox = aSandbox({ name: "hooked" });
@@ -75,6 +105,52 @@ describe("pod termination", () => {
     }, { timeoutMs: 5_000 });
     // 3 simulated seconds at 10× is 0.3 s; the 60 s hook would have been 6 s.
     expect(Date.now() - began).toBeLessThan(3_000);
+  });
+});
+
+describe("a container that exits", () => {
+  const exiting = (name: string, restartPolicy: string, exitCode: number): V1Pod => ({
+    metadata: { name },
+    spec: { restartPolicy, containers: [{ name: "main", image: "busybox", command: ["sh", "-c", `exit ${exitCode}`] }] },
+  });
+
+  async function podWhen(fixture: SimFixture, name: string, done: (pod: V1Pod) => boolean): Promise<V1Pod> {
+    return eventually(async () => {
+      const pod = await fixture.core.readNamespacedPod({ namespace: "default", name });
+      if (!done(pod)) throw new Error(`not yet: ${JSON.stringify(pod.status?.containerStatuses?.[0]?.state)}`);
+      return pod;
+    });
+  }
+
+  it("is restarted under restartPolicy Always: the pod stays Running, the container in CrashLoopBackOff", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: exiting("crasher", "Always", 1) });
+    const pod = await podWhen(sim, "crasher", (one) => one.status?.containerStatuses?.[0]?.state?.waiting?.reason === "CrashLoopBackOff");
+    const container = pod.status!.containerStatuses![0]!;
+    expect([pod.status!.phase, container.lastState?.terminated?.exitCode, container.state!.waiting!.message]).toEqual([
+      "Running", 1, expect.stringMatching(new RegExp(`^back-off \\d+s restarting failed container=main pod=crasher_default\\(${pod.metadata!.uid}\\)$`)),
+    ]);
+  });
+
+  it("counts a restart when the container starts again", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: exiting("again", "Always", 0) });
+    const pod = await podWhen(sim, "again", (one) => (one.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2);
+    expect(pod.status!.phase).toBe("Running");
+  });
+
+  it("ends the pod Failed under restartPolicy Never", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: exiting("once", "Never", 2) });
+    const pod = await podWhen(sim, "once", (one) => one.status?.phase === "Failed");
+    expect(pod.status!.containerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 2, reason: "Error" });
+  });
+
+  it("ends the pod Succeeded under restartPolicy OnFailure when it exits 0", async () => {
+    sim = await startSimFixture();
+    await sim.core.createNamespacedPod({ namespace: "default", body: exiting("job", "OnFailure", 0) });
+    const pod = await podWhen(sim, "job", (one) => one.status?.phase === "Succeeded");
+    expect(pod.status!.containerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 0, reason: "Completed" });
   });
 });
 

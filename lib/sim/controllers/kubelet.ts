@@ -31,11 +31,24 @@ export interface KubeletOptions {
 
 interface ContainerRuntime {
   name: string;
+  /** SIGKILL: the process and everything exec'd into the container end at once. */
   abort: AbortController;
+  /** SIGTERM to the main process, which decides itself what to do with it. */
+  terminate: AbortController;
   running: boolean;
   restartCount: number;
   startedAt?: string;
   exitCode?: number;
+  /** How the previous run ended, reported as `lastState` once the container runs again. */
+  lastTermination?: Termination;
+  /** Set while the container waits to be restarted after it exited. */
+  backOffMs?: number;
+}
+
+interface Termination {
+  exitCode: number;
+  startedAt?: string;
+  finishedAt: string;
 }
 
 interface PodRuntime {
@@ -56,6 +69,7 @@ const MAX_LOG_CHARS = 1_000_000;
 
 export class Kubelet implements Reconciler {
   readonly name = "kubelet";
+  private enqueue?: (key: string) => void;
   private readonly pods = new Map<string, PodRuntime>();
   private readonly pulled = new Map<string, Set<string>>();
   /** Pod IPs in use per node (each node has a /24), so no two running pods share one. */
@@ -65,6 +79,10 @@ export class Kubelet implements Reconciler {
 
   private get store() {
     return this.options.store;
+  }
+
+  connect(enqueue: (key: string) => void): void {
+    this.enqueue = enqueue;
   }
 
   initialKeys(): string[] {
@@ -179,15 +197,19 @@ export class Kubelet implements Reconciler {
 
   private startMainContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>): void {
     const name = String(container.name);
-    const state: ContainerRuntime = runtime.containers.get(name) ?? { name, abort: new AbortController(), running: false, restartCount: 0 };
+    const state: ContainerRuntime = runtime.containers.get(name) ?? { name, abort: new AbortController(), terminate: new AbortController(), running: false, restartCount: 0 };
     state.abort = new AbortController();
+    state.terminate = new AbortController();
+    // A container that ran before is restarted: the kubelet counts it then, not when it exited.
+    if (state.exitCode !== undefined) state.restartCount++;
     state.running = true;
     state.startedAt = timestamp(this.options.clock.now());
     delete state.exitCode;
+    delete state.backOffMs;
     runtime.containers.set(name, state);
     this.event(pod, "Normal", "Created", `Created container: ${name}`);
     this.event(pod, "Normal", "Started", `Started container ${name}`);
-    void this.runContainer(pod, runtime, container, state.abort)
+    void this.runContainer(pod, runtime, container, state.abort, state.terminate.signal)
       .then((result) => this.containerExited(pod, runtime, container, state, result.exitCode))
       .catch((error: unknown) => this.failed(pod, error));
   }
@@ -195,14 +217,15 @@ export class Kubelet implements Reconciler {
   private containerExited(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, state: ContainerRuntime, exitCode: number): void {
     state.running = false;
     state.exitCode = exitCode;
+    state.lastTermination = { exitCode, ...(state.startedAt ? { startedAt: state.startedAt } : {}), finishedAt: timestamp(this.options.clock.now()) };
     // The container's processes, exec sessions included, end with its main process.
     state.abort.abort(new Error("container exited"));
-    if (runtime.terminating || !this.current(runtime)) return;
-    const policy = String(record(pod.spec).restartPolicy ?? "Always");
-    const restart = policy === "Always" || (policy === "OnFailure" && exitCode !== 0);
-    if (restart) {
+    if (!this.current(runtime)) return;
+    // A container that stopped on SIGTERM may be the last one the pod's deletion waits for.
+    if (runtime.terminating) return this.enqueue?.(runtime.key);
+    if (willRestart(pod, exitCode)) {
       const delay = Math.min(300_000, 10_000 * 2 ** state.restartCount);
-      state.restartCount++;
+      state.backOffMs = delay;
       this.event(pod, "Warning", "BackOff", `Back-off restarting failed container ${state.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`);
       this.reportRunning(runtime);
       void this.options.clock
@@ -222,21 +245,32 @@ export class Kubelet implements Reconciler {
     if (!pod) return;
     const containers = list(record(pod.spec).containers);
     const states = containers.map((container) => runtime.containers.get(String(container.name)));
-    const allExited = states.every((state) => state && !state.running && state.exitCode !== undefined);
+    // The pod is over only when every container has exited for good; one waiting to be
+    // restarted keeps it Running (in CrashLoopBackOff), as the kubelet reports it.
+    const allDone = states.every((state) => state?.exitCode !== undefined && state.backOffMs === undefined);
     const allRunning = states.every((state) => state?.running);
     this.updateStatus(runtime, (next) => {
       const now = timestamp(this.options.clock.now());
       status(next).containerStatuses = containers.map((container) => {
         const state = runtime.containers.get(String(container.name));
-        const base = { name: container.name, image: container.image, imageID: `${container.image}@sha256:${"0".repeat(64)}`, containerID: `containerd://${runtime.uid.replace(/-/g, "")}`, restartCount: state?.restartCount ?? 0 };
-        if (state?.running) return { ...base, ready: true, started: true, state: { running: { startedAt: state.startedAt } } };
-        if (state?.exitCode !== undefined) return { ...base, ready: false, started: false, state: { terminated: { exitCode: state.exitCode, reason: state.exitCode === 0 ? "Completed" : "Error", finishedAt: now } } };
-        return { ...base, ready: false, started: false, state: { waiting: { reason: "ContainerCreating" } } };
+        const base = {
+          name: container.name, image: container.image, imageID: `${container.image}@sha256:${"0".repeat(64)}`,
+          containerID: `containerd://${runtime.uid.replace(/-/g, "")}`, restartCount: state?.restartCount ?? 0,
+        };
+        if (!state) return { ...base, ready: false, started: false, state: { waiting: { reason: "ContainerCreating" } } };
+        const lastTermination = state.lastTermination;
+        const terminated = lastTermination ? { terminated: { ...lastTermination, reason: lastTermination.exitCode === 0 ? "Completed" : "Error" } } : undefined;
+        if (state.running) return { ...base, ready: true, started: true, state: { running: { startedAt: state.startedAt } }, ...(terminated ? { lastState: terminated } : {}) };
+        if (state.backOffMs !== undefined) {
+          const message = `back-off ${state.backOffMs / 1000}s restarting failed container=${state.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+          return { ...base, ready: false, started: false, state: { waiting: { reason: "CrashLoopBackOff", message } }, ...(terminated ? { lastState: terminated } : {}) };
+        }
+        return { ...base, ready: false, started: false, state: terminated ?? { waiting: { reason: "ContainerCreating" } } };
       });
       const ready: Condition = allRunning ? { type: "Ready", status: "True" } : { type: "Ready", status: "False", reason: "ContainersNotReady", message: "containers with unready status" };
       setCondition(next, ready, now);
       setCondition(next, { ...ready, type: "ContainersReady" }, now);
-      if (allExited) {
+      if (allDone) {
         const failed = states.some((state) => state!.exitCode !== 0);
         status(next).phase = failed ? "Failed" : "Succeeded";
       } else {
@@ -268,11 +302,11 @@ export class Kubelet implements Reconciler {
       runtime.terminating = true;
       for (const container of stillRunning) {
         this.event(pod, "Normal", "Killing", `Stopping container ${container.name}`);
-        this.runPreStop(pod, container.name, deadline - now);
+        void this.stopContainer(pod, container, deadline - now).catch((error: unknown) => this.failed(pod, error));
       }
     }
-    // Agent containers run `sleep infinity` as PID 1, which ignores SIGTERM: they stop when the
-    // grace period runs out, as on a real node.
+    // What is still running when the grace period is over is killed, as on a real node: agent
+    // containers run `sleep infinity` as PID 1, which ignores SIGTERM.
     if (stillRunning.length > 0 && now < deadline) return { requeueAfterMs: deadline - now };
     if (runtime) this.forget(runtime);
     this.options.volumes.dropPod(pod.metadata.uid);
@@ -283,21 +317,23 @@ export class Kubelet implements Reconciler {
     }
   }
 
-  /** A container's preStop exec hook runs first and counts against the grace period. */
-  private runPreStop(pod: StoredObject, containerName: string, budgetMs: number): void {
+  /** The preStop hook first (it counts against the grace period), then SIGTERM to the main process. */
+  private async stopContainer(pod: StoredObject, container: ContainerRuntime, budgetMs: number): Promise<void> {
+    await this.runPreStop(pod, container.name, budgetMs);
+    container.terminate.abort(new Error("SIGTERM"));
+  }
+
+  private async runPreStop(pod: StoredObject, containerName: string, budgetMs: number): Promise<void> {
     const container = list(record(pod.spec).containers).find((one) => one.name === containerName);
     const command = list<string>(record(record(record(container?.lifecycle).preStop).exec).command);
     if (!container || command.length === 0) return;
     const abort = new AbortController();
     const cancel = this.options.clock.after(Math.max(0, budgetMs), () => abort.abort(new Error("grace period over")));
-    void runCommand(command, { ...this.containerShell(pod, container), signal: abort.signal })
-      .then((result) => {
-        cancel();
-        if (result.exitCode !== 0) {
-          this.event(pod, "Warning", "FailedPreStopHook", `PreStopHook failed: command '${command.join(" ")}' exited with ${result.exitCode}: ${result.stderr}`);
-        }
-      })
-      .catch((error: unknown) => this.failed(pod, error));
+    const result = await runCommand(command, { ...this.containerShell(pod, container), signal: abort.signal });
+    cancel();
+    if (result.exitCode !== 0) {
+      this.event(pod, "Warning", "FailedPreStopHook", `PreStopHook failed: command '${command.join(" ")}' exited with ${result.exitCode}: ${result.stderr}`);
+    }
   }
 
   private forget(runtime: PodRuntime): void {
@@ -375,7 +411,13 @@ export class Kubelet implements Reconciler {
 
   // ---- helpers ----
 
-  private async runContainer(pod: StoredObject, runtime: PodRuntime, container: Record<string, unknown>, abort: AbortController): Promise<CommandResult> {
+  private async runContainer(
+    pod: StoredObject,
+    runtime: PodRuntime,
+    container: Record<string, unknown>,
+    abort: AbortController,
+    terminate?: AbortSignal,
+  ): Promise<CommandResult> {
     const command = list<string>(container.command);
     const args = list<string>(container.args);
     // Arguments alone go to the image's entrypoint when they begin with a flag (a controller's
@@ -387,14 +429,22 @@ export class Kubelet implements Reconciler {
       const log = (runtime.logs.get(name) ?? "") + text;
       runtime.logs.set(name, log.length > MAX_LOG_CHARS ? log.slice(-MAX_LOG_CHARS) : log);
     };
-    // No command: the image's entrypoint, which for sandbox images (and services) waits forever.
+    // No command: the image's entrypoint, which stands for a service (pause, a controller, a
+    // server): it runs until SIGTERM and then exits cleanly.
     if (argv.length === 0) {
-      return this.options.clock.sleep(Number.POSITIVE_INFINITY, abort.signal).then(
+      const stopped = terminate ? AbortSignal.any([abort.signal, terminate]) : abort.signal;
+      return this.options.clock.sleep(Number.POSITIVE_INFINITY, stopped).then(
         () => ({ exitCode: 0, stdout: "", stderr: "" }),
-        () => ({ exitCode: 137, stdout: "", stderr: "" }),
+        () => ({ exitCode: abort.signal.aborted ? 137 : 0, stdout: "", stderr: "" }),
       );
     }
-    const result = await runCommand(argv, { ...this.containerShell(pod, container), signal: abort.signal, onStdout: appendLog, onStderr: appendLog });
+    const result = await runCommand(argv, {
+      ...this.containerShell(pod, container),
+      signal: abort.signal,
+      ...(terminate ? { terminate } : {}),
+      onStdout: appendLog,
+      onStderr: appendLog,
+    });
     // A program that cannot start is the runtime's StartError: exit code 128.
     if (result.startFailure) {
       appendLog(result.startFailure.message + "\n");
@@ -532,6 +582,12 @@ export class Kubelet implements Reconciler {
     runtime.releaseIp = () => used.delete(host);
     return `10.244.${third}.${host}`;
   }
+}
+
+/** restartPolicy: Always restarts every exit, OnFailure only a failed one, Never none. */
+function willRestart(pod: StoredObject, exitCode: number): boolean {
+  const policy = String(record(pod.spec).restartPolicy ?? "Always");
+  return policy === "Always" || (policy === "OnFailure" && exitCode !== 0);
 }
 
 /** A Status as the body of a refused exec upgrade. */

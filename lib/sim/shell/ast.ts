@@ -98,6 +98,8 @@ export interface Pipeline {
 export interface AndOrList {
   first: Pipeline;
   rest: { operator: "&&" | "||"; pipeline: Pipeline }[];
+  /** Ended by `&`: run as a job in a subshell while the script goes on. */
+  background?: boolean;
 }
 
 /** A list of and-or lists run one after another (`;` or newline). */

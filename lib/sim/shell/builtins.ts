@@ -1,6 +1,7 @@
 import { isFileSystemError } from "../filesystem/file-system-error.ts";
 import { ExitSignal, LoopSignal, ReturnSignal, type ShellState } from "./shell-state.ts";
 import type { Streams } from "./streams.ts";
+import { trap, wait } from "./traps-and-jobs.ts";
 
 /** What a builtin gets: it runs inside the shell, so it sees and changes the shell's own state. */
 export interface BuiltinContext {
@@ -278,10 +279,9 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ["set", set],
   ["shift", shift],
   ["source", source],
-  // No signals are ever delivered to a simulated shell, so a handler would never run.
-  ["trap", () => 0],
+  ["trap", trap],
   ["unset", unset],
-  ["wait", () => 0],
+  ["wait", wait],
 ]);
 
 /** POSIX special builtins: assignments in front of them stay after they return. */

@@ -100,7 +100,7 @@ export function parameterValue(name: string, state: ShellState): string | undefi
     case "$":
       return String(state.pid);
     case "!":
-      return "";
+      return state.lastJobPid === undefined ? "" : String(state.lastJobPid);
     case "-":
       return state.optionFlags();
     case "0":

@@ -6,7 +6,7 @@ import { parseScript } from "./parser.ts";
 import { resolveProgram, runProgram } from "./programs.ts";
 import { RedirectionError, applyRedirections } from "./redirections.ts";
 import { ExitSignal, LoopSignal, ReturnSignal, type ShellState, type Variable } from "./shell-state.ts";
-import { BufferSink, Pipe, type Streams } from "./streams.ts";
+import { BufferSink, NO_INPUT, Pipe, type Streams } from "./streams.ts";
 import { ShellSyntaxError, describeForBash, describeForDash } from "./syntax-error.ts";
 
 /** Loops that never sleep would otherwise hold the event loop: give it a turn this often. */
@@ -42,10 +42,27 @@ function parseReporting(source: string, state: ShellState, streams: Streams): Sc
   }
 }
 
-/** Runs a parsed script as a shell's whole input: `exit` stops here. */
+/**
+ * Runs a parsed script as a shell's whole input: `exit` stops here. A signal trapped while the
+ * last command ran has its action run before the shell ends, and then the EXIT trap.
+ */
 export async function runScript(script: Script, state: ShellState, streams: Streams): Promise<number> {
+  const status = await untilExit(state, async () => {
+    await runList(script, state, streams);
+    return runPendingTraps(state, streams);
+  });
+  const exitAction = state.traps.get("EXIT");
+  if (!exitAction) return status;
+  state.traps.delete("EXIT");
+  return untilExit(state, async () => {
+    await runNestedSource(exitAction, state, streams);
+    return status;
+  });
+}
+
+async function untilExit(state: ShellState, run: () => Promise<number>): Promise<number> {
   try {
-    return await runList(script, state, streams);
+    return await run();
   } catch (error) {
     if (error instanceof ExitSignal || error instanceof ReturnSignal) {
       state.lastStatus = error.status;
@@ -55,10 +72,27 @@ export async function runScript(script: Script, state: ShellState, streams: Stre
   }
 }
 
+/** The actions of trapped signals that arrived, each once; `$?` is as it was unless one exits. */
+async function runPendingTraps(state: ShellState, streams: Streams): Promise<number> {
+  const status = state.lastStatus;
+  for (let condition = state.pendingSignals.shift(); condition !== undefined; condition = state.pendingSignals.shift()) {
+    const action = state.traps.get(condition);
+    if (action) await runNestedSource(action, state, streams);
+  }
+  state.lastStatus = status;
+  return status;
+}
+
 async function runList(script: Script, state: ShellState, streams: Streams): Promise<number> {
   let status = 0;
   for (const item of script.items) {
-    status = await runAndOr(item, state, streams);
+    if (item.background) {
+      // A job of a non-interactive shell reads nothing: its standard input is /dev/null.
+      state.startJob((job) => runAndOr(item, job, { ...streams, stdin: NO_INPUT }));
+      status = 0;
+    } else {
+      status = await runAndOr(item, state, streams);
+    }
     state.lastStatus = status;
   }
   return status;
@@ -133,6 +167,7 @@ async function inSubshell(state: ShellState, run: (subshell: ShellState) => Prom
 
 async function runCommand(command: Command, state: ShellState, streams: Streams): Promise<number> {
   state.throwIfAborted();
+  if (state.pendingSignals.length > 0) await runPendingTraps(state, streams);
   if (command.kind === "simple") return runSimple(command, state, streams);
   if (command.kind === "function") {
     state.functions.set(command.name, command.body);

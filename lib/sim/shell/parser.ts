@@ -62,7 +62,9 @@ class Parser {
       } else if (token.type === "newline") {
         this.skipNewlines();
       } else if (token.type === "operator" && token.value === "&") {
-        throw new ShellSyntaxError({ kind: "unsupported", feature: "running commands in the background (&)" }, token.line);
+        items[items.length - 1]!.background = true;
+        this.advance();
+        this.skipNewlines();
       } else break;
     }
     return { items };

@@ -17,6 +17,11 @@ export interface ShellContext {
   stdin?: string | AsyncIterable<string>;
   /** Aborting kills the process: the run stops where it is and reports exit code 137. */
   signal?: AbortSignal;
+  /**
+   * Aborting sends SIGTERM to the process, as the kubelet does to a container's main process.
+   * Like any PID 1 it ignores it unless it is a shell that trapped TERM. Absent for exec.
+   */
+  terminate?: AbortSignal;
   /** The simulated cluster's clock: resolves after `ms` of simulated time. The shell never uses timers itself. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Milliseconds since the epoch on the simulated clock (for `date`); Date.now when absent. */
@@ -93,6 +98,9 @@ function hostnameOf(context: ShellContext): string {
  */
 export async function runCommand(argv: readonly string[], context: ShellContext): Promise<CommandResult> {
   const signal = context.signal ?? new AbortController().signal;
+  // The process's jobs (`&`) end with it, as they do when a container's main process exits.
+  const processEnd = new AbortController();
+  let termination = context.terminate;
   const limit = context.captureLimit ?? DEFAULT_CAPTURE_LIMIT;
   const stdout = new CollectingSink(context.onStdout, limit);
   const stderr = new CollectingSink(context.onStderr, limit);
@@ -103,8 +111,13 @@ export async function runCommand(argv: readonly string[], context: ShellContext)
     sleep: (ms, abortSignal) => context.sleep(ms, abortSignal),
     now: context.now ?? Date.now,
     hostname,
-    signal,
+    signal: AbortSignal.any([signal, processEnd.signal]),
     utilities,
+    takeTermination: () => {
+      const taken = termination;
+      termination = undefined;
+      return taken;
+    },
   };
   const shell = shellProgram(services);
   for (const name of ["sh", "bash", "dash"]) utilities.set(name, shell);
@@ -124,5 +137,7 @@ export async function runCommand(argv: readonly string[], context: ShellContext)
     if (error instanceof ShellAborted) return result(KILLED_EXIT_CODE, { killed: true });
     if (error instanceof ExitSignal) return result(error.status & 255);
     throw error;
+  } finally {
+    processEnd.abort();
   }
 }

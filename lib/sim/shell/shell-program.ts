@@ -12,6 +12,8 @@ export function shellProgram(services: ShellServices) {
   return async (args: string[], context: CommandContext): Promise<number> => {
     const dialect: Dialect = baseName(context.name) === "bash" ? "bash" : "dash";
     const state = new ShellState({ env: context.env, cwd: context.cwd, scriptName: context.name, dialect, services });
+    const termination = services.takeTermination();
+    termination?.addEventListener("abort", () => state.receive("TERM"), { once: true });
     let commandMode = false;
     let readStdin = false;
     let index = 0;

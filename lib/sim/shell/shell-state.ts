@@ -12,7 +12,19 @@ export interface ShellServices {
   hostname: string;
   signal: AbortSignal;
   utilities: UtilityTable;
+  /**
+   * SIGTERM for the container's main process, handed to the first shell that asks (the one
+   * that is PID 1); every later shell, and every shell in an exec session, gets none.
+   */
+  takeTermination(): AbortSignal | undefined;
 }
+
+/** The conditions `trap` knows; only TERM is ever delivered (by the kubelet) and EXIT runs on exit. */
+export const TRAP_CONDITIONS = ["EXIT", "HUP", "INT", "QUIT", "TERM"] as const;
+export type TrapCondition = (typeof TRAP_CONDITIONS)[number];
+
+/** The status `wait` returns when a trapped signal interrupts it: 128 + SIGTERM's number. */
+export const INTERRUPTED_BY_TERM = 143;
 
 /** Thrown when the caller aborted the run: the process was killed, nothing else runs. */
 export class ShellAborted extends Error {
@@ -81,6 +93,15 @@ export class ShellState {
   readonly localFrames: Map<string, Variable | undefined>[] = [];
   /** Inside an `if`/`while` condition or on the left of `&&`/`||`, where `set -e` does not apply. */
   conditionDepth = 0;
+  /** Actions set with `trap`; an empty action ignores the signal. A subshell starts with none. */
+  readonly traps = new Map<TrapCondition, string>();
+  /** Trapped signals that arrived and whose action has not run yet. */
+  readonly pendingSignals: TrapCondition[] = [];
+  /** Jobs started with `&`, by process id, until `wait` collects them. */
+  readonly jobs = new Map<number, Promise<number>>();
+  lastJobPid: number | undefined;
+  /** One promise for everyone waiting on the next trapped signal, settled when it comes. */
+  private nextSignal?: { arrived: Promise<void>; settle: () => void };
 
   constructor(init: {
     env: Readonly<Record<string, string>>;
@@ -185,6 +206,44 @@ export class ShellState {
 
   optionFlags(): string {
     return `${this.options.errexit ? "e" : ""}${this.options.nounset ? "u" : ""}${this.options.xtrace ? "x" : ""}`;
+  }
+
+  /**
+   * A signal for this shell: PID 1 has no default action, so only a trapped signal does
+   * anything, and its action waits until the command in the foreground has finished.
+   */
+  receive(condition: TrapCondition): void {
+    if (!this.traps.get(condition)) return;
+    this.pendingSignals.push(condition);
+    this.nextSignal?.settle();
+    this.nextSignal = undefined;
+  }
+
+  /** Settles when a trapped signal is pending (at once if one already is). */
+  untilSignal(): Promise<void> {
+    if (this.pendingSignals.length > 0) return Promise.resolve();
+    if (this.nextSignal === undefined) {
+      let settle = () => {};
+      const arrived = new Promise<void>((resolve) => (settle = resolve));
+      this.nextSignal = { arrived, settle };
+    }
+    return this.nextSignal.arrived;
+  }
+
+  /** Runs `run` as a job in a subshell with its own process id, for `&`. */
+  startJob(run: (subshell: ShellState) => Promise<number>): number {
+    const subshell = this.subshell();
+    const pid = (nextPid += 1);
+    const job = run(subshell).catch((error: unknown) => {
+      if (error instanceof ExitSignal) return error.status;
+      if (error instanceof ShellAborted) return 137;
+      throw error;
+    });
+    // A job nobody waits for must not take the process down with it.
+    job.catch(() => undefined);
+    this.jobs.set(pid, job);
+    this.lastJobPid = pid;
+    return pid;
   }
 
   throwIfAborted(): void {

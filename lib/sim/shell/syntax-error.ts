@@ -3,8 +3,7 @@ export type SyntaxProblem =
   | { kind: "unexpected"; token: string }
   | { kind: "end-of-file"; expecting?: string }
   | { kind: "unterminated-quote" }
-  | { kind: "bad-substitution"; text: string }
-  | { kind: "unsupported"; feature: string };
+  | { kind: "bad-substitution"; text: string };
 
 export class ShellSyntaxError extends Error {
   readonly problem: SyntaxProblem;
@@ -31,8 +30,6 @@ export function describeForDash(problem: SyntaxProblem): string {
       return "Syntax error: Unterminated quoted string";
     case "bad-substitution":
       return "Syntax error: Bad substitution";
-    case "unsupported":
-      return `Syntax error: ${problem.feature} is not supported by the simulated shell`;
   }
 }
 
@@ -47,7 +44,5 @@ export function describeForBash(problem: SyntaxProblem): string {
       return "unexpected EOF while looking for matching quote";
     case "bad-substitution":
       return `${problem.text}: bad substitution`;
-    case "unsupported":
-      return `syntax error: ${problem.feature} is not supported by the simulated shell`;
   }
 }
