@@ -6,12 +6,13 @@
 //
 //   npm run generate:openapi
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { moduleDirectory, pinnedVersion } from "./cluster/pinned-modules.ts";
 import { RESOURCES } from "../lib/sim/api/resources.ts";
 import { definitionObject } from "../lib/sim/api/served-definitions.ts";
+import { deriveKnownFields } from "../lib/sim/api/known-fields.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -29,3 +30,9 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+
+// The fields each kind declares, for the API server's unknown-field checks: small enough to load
+// on the first write, where the documents themselves are loaded only when a client asks for them.
+const generated = path.join(root, "lib", "sim", "api", "generated");
+const documents = JSON.parse(readFileSync(path.join(generated, "openapi-v3.json"), "utf8")) as Record<string, { document: string }>;
+writeFileSync(path.join(generated, "known-fields.json"), `${JSON.stringify(deriveKnownFields(documents))}\n`);

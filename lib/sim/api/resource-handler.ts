@@ -6,6 +6,7 @@ import { resourceId, type ObjectStore } from "../store/object-store.ts";
 import { dryRunOf, parseJson, parseObject, queryFlag, queryInteger, sendObject } from "./http-io.ts";
 import type { Encoding } from "./media-types.ts";
 import { admitCreate, admitUpdate } from "./admission.ts";
+import { fieldValidationOf, prepareFieldValidation } from "./field-validation.ts";
 import { applyPatch } from "./patching.ts";
 import type { ResourcePath } from "./request-path.ts";
 import { fromVersion, groupVersion, toVersion, type ResourceDefinition, type Subresource } from "./resources.ts";
@@ -239,11 +240,26 @@ function write(context: HandlerContext, target: Target, current: StoredObject, n
  * synchronous step after the body has arrived, so no other write can fall in between: a patch
  * conflicts only if it names a resourceVersion of its own.
  */
-function patchObject(context: HandlerContext, target: Target, contentType: string, patch: string, dryRun: boolean): StoredObject {
+function patchObject(context: HandlerContext, target: Target, contentType: string, patch: string, decode: (object: KubeObject) => KubeObject, dryRun: boolean): StoredObject {
   const { definition, path } = target;
   const current = context.store.get(definition, path.namespace, path.name!);
   const patched = applyPatch(definition, contentType, present(definition, path.version)(current), patch);
-  return write(context, target, current, patched, dryRun);
+  return write(context, target, current, decode(patched), dryRun);
+}
+
+/**
+ * How a write's object is decoded: its unknown fields dropped, refused or warned about as the
+ * request's `fieldValidation` says (the warnings go out as Warning headers).
+ */
+async function decoderFor(target: Target, method: string, query: URLSearchParams, response: ServerResponse): Promise<(object: KubeObject) => KubeObject> {
+  const options = method === "POST" ? "CreateOptions" : method === "PUT" ? "UpdateOptions" : "PatchOptions";
+  const validation = fieldValidationOf(query, options);
+  const check = await prepareFieldValidation(target.definition, target.path.version);
+  return (object) => {
+    const warnings = check.apply(object, validation);
+    if (warnings.length > 0) response.setHeader("Warning", warnings.map((warning) => `299 - ${JSON.stringify(warning)}`));
+    return object;
+  };
 }
 
 /** autoscaling/v1 Scale of a workload: its replicas, and the selector its pods are counted by. */
@@ -314,6 +330,7 @@ export async function handleResource(context: HandlerContext, target: Target, re
     throw resourceNotFound();
   }
   if (subresource === "scale") return send(200, scale(context, target, request, body, dryRun));
+  const decode = ["POST", "PUT", "PATCH"].includes(method) ? await decoderFor(target, method, query, response) : (object: KubeObject) => object;
 
   if (path.name === undefined) {
     if (method === "GET") {
@@ -322,7 +339,7 @@ export async function handleResource(context: HandlerContext, target: Target, re
       return send(200, context.table ? tableOfList(printerFor(definition, path.version), listed, tableOptions(context, query)) : listed);
     }
     if (method === "POST") {
-      const created = create(context, target, parseObject(body), dryRun);
+      const created = create(context, target, decode(parseObject(body)), dryRun);
       return send(201, show(created));
     }
     if (method === "DELETE") {
@@ -345,11 +362,11 @@ export async function handleResource(context: HandlerContext, target: Target, re
     }
     case "PUT": {
       const current = context.store.get(definition, path.namespace, path.name);
-      return send(200, show(write(context, target, current, parseObject(body), dryRun)));
+      return send(200, show(write(context, target, current, decode(parseObject(body)), dryRun)));
     }
     case "PATCH": {
       const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
-      return send(200, show(patchObject(context, target, contentType, body, dryRun)));
+      return send(200, show(patchObject(context, target, contentType, body, decode, dryRun)));
     }
     case "DELETE": {
       const result = deleteOne(context, target, query, body, dryRun);

@@ -114,6 +114,14 @@ describe.skipIf(!kubectl)("kubectl against the simulated cluster", () => {
     expect([first, second]).toEqual(["configmap/applied created\n", "configmap/applied unchanged\n"]);
   });
 
+  it("refuses a manifest with a field its kind does not declare, as kubectl validates by default", async () => {
+    const manifest = path.join(dataDir, "typo.json");
+    const sandbox = aSandbox({ name: "typo-box" });
+    writeFileSync(manifest, JSON.stringify({ ...sandbox, spec: { ...sandbox.spec, podTemplte: {} } }));
+    const refusal = await k("create", "-f", manifest).then(() => "created", (error: { stderr: string }) => error.stderr);
+    expect(refusal).toContain('strict decoding error: unknown field "spec.podTemplte"');
+  });
+
   it("lists the definitions of the custom resources it serves", async () => {
     expect(await k("get", "crds", "-o", "name")).toContain("customresourcedefinition.apiextensions.k8s.io/sandboxes.agents.x-k8s.io\n");
   });
