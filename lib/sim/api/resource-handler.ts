@@ -265,8 +265,10 @@ async function decoderFor(target: Target, method: string, query: URLSearchParams
 /** autoscaling/v1 Scale of a workload: its replicas, and the selector its pods are counted by. */
 function scaleOf(object: StoredObject): KubeObject {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  // A custom resource publishes its selector in status (labelSelectorPath); a workload's is in its spec.
+  const published = record(object.status).selector;
   const selector = record(record(object.spec).selector);
-  const matchLabels = Object.entries(record(selector.matchLabels)).map(([key, value]) => `${key}=${String(value)}`).sort();
+  const matchLabels = typeof published === "string" ? [published] : Object.entries(record(selector.matchLabels)).map(([key, value]) => `${key}=${String(value)}`).sort();
   return {
     apiVersion: "autoscaling/v1",
     kind: "Scale",

@@ -1,6 +1,7 @@
 import { berthResourceDefinitions } from "../../render/berth-resource-definitions.ts";
 import type { KubeObject } from "../objects.ts";
 import { publishedDefinition, type PrinterColumn } from "./custom-resources.ts";
+import { sandboxClaimConversion, sandboxTemplateConversion, sandboxWarmPoolConversion } from "./extensions-conversion.ts";
 import type { ResourceRef } from "../status-error.ts";
 
 // What the simulated API server serves: one entry per resource, with what discovery says about
@@ -196,6 +197,10 @@ export const RESOURCES: ResourceDefinition[] = [
   published("snapshot.storage.k8s.io", "volumesnapshots"),
   published("snapshot.storage.k8s.io", "volumesnapshotclasses"),
   published("agents.x-k8s.io", "sandboxes", { convert: sandboxConversion }),
+  published("extensions.agents.x-k8s.io", "sandboxtemplates", { convert: sandboxTemplateConversion }),
+  published("extensions.agents.x-k8s.io", "sandboxclaims", { convert: sandboxClaimConversion }),
+  // Scaled as its definition says: spec.replicas, status.replicas, status.selector.
+  published("extensions.agents.x-k8s.io", "sandboxwarmpools", { convert: sandboxWarmPoolConversion, subresources: ["status", "scale"] }),
   // Berth's own resources, defined as its chart defines them (charts/berth/crds): discovery
   // lists them, and every object is refused (strategies.ts).
   ...berthResourceDefinitions().map(({ spec }): ResourceDefinition => ({
