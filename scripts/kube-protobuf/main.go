@@ -32,6 +32,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -55,6 +56,7 @@ var addToScheme = []func(*runtime.Scheme) error{
 	coordinationv1.AddToScheme,
 	appsv1.AddToScheme,
 	eventsv1.AddToScheme,
+	networkingv1.AddToScheme,
 	metav1.AddMetaToScheme,
 }
 

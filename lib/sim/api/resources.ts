@@ -191,6 +191,11 @@ export const RESOURCES: ResourceDefinition[] = [
     versions: ["v1"], storageVersion: "v1", shortNames: ["pdb"], subresources: ["status"], strategicMerge: true,
   },
   {
+    // Stored and served, not enforced: the embedded cluster has no network plugin (as kind without one).
+    group: "networking.k8s.io", resource: "networkpolicies", kind: "NetworkPolicy", singular: "networkpolicy", namespaced: true,
+    versions: ["v1"], storageVersion: "v1", shortNames: ["netpol"], subresources: [], strategicMerge: true,
+  },
+  {
     group: "coordination.k8s.io", resource: "leases", kind: "Lease", singular: "lease", namespaced: true,
     versions: ["v1"], storageVersion: "v1", subresources: [], strategicMerge: true,
   },

@@ -80,6 +80,11 @@ describe("the other printers", () => {
     expect([cellsOf("/persistentvolumeclaims", claim("")).slice(3, 5), cellsOf("/persistentvolumeclaims", claim("pv-1")).slice(3, 5)]).toEqual([["", ""], ["5Gi", "RWO,RWX"]]);
   });
 
+  it("shows a network policy's pod selector as a label selector, an empty one as <none>", () => {
+    const policy = (podSelector: Record<string, unknown>): KubeObject => ({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name: "np" }, spec: { podSelector } });
+    expect([cellsOf("networking.k8s.io/networkpolicies", policy({ matchLabels: { app: "agent" } }))[1], cellsOf("networking.k8s.io/networkpolicies", policy({}))[1]]).toEqual(["app=agent", "<none>"]);
+  });
+
   it("counts a series' occurrences for an event", () => {
     const event: KubeObject = { apiVersion: "v1", kind: "Event", metadata: { name: "e" }, involvedObject: { kind: "Pod", name: "box" }, eventTime: MINUTES_AGO(10), series: { count: 4, lastObservedTime: MINUTES_AGO(1) }, type: "Warning", reason: "BackOff", message: " restarting " };
     expect(cellsOf("/events", event)).toEqual(["60s", "Warning", "BackOff", "pod/box", "", "", "restarting", "10m", 4, "e"]);

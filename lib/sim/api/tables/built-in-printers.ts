@@ -1,5 +1,6 @@
 import { humanDuration } from "../../../domain/human-duration.ts";
 import { isRecord, type KubeObject } from "../../objects.ts";
+import { labelSelectorFromObject, type MetaLabelSelector } from "../selectors/index.ts";
 import { ageColumn, column, nameColumn, type RowPrinter } from "./table-types.ts";
 
 // The columns the API server prints built-in kinds with (kubernetes/pkg/printers/internalversion,
@@ -382,6 +383,26 @@ const leases: RowPrinter = {
   cells: (lease, now) => [lease.metadata.name ?? "", text(record(lease.spec).holderIdentity), age(lease, now)],
 };
 
+const networkPolicies: RowPrinter = {
+  columns: [
+    nameColumn(),
+    column(
+      "Pod-Selector",
+      "podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.",
+    ),
+    ageColumn(),
+  ],
+  cells(policy, now) {
+    let selector: string;
+    try {
+      selector = labelSelectorFromObject(record(record(policy.spec).podSelector) as MetaLabelSelector).toString();
+    } catch {
+      selector = "<error>";
+    }
+    return [policy.metadata.name ?? "", orNone(selector), age(policy, now)];
+  },
+};
+
 function subjectsOf(binding: KubeObject): { users: string; groups: string; serviceAccounts: string } {
   const subjects = list(binding.subjects);
   const named = (kind: string) => subjects.filter((subject) => subject.kind === kind);
@@ -477,6 +498,7 @@ export const BUILT_IN_PRINTERS: Record<string, RowPrinter> = {
   "storage.k8s.io/storageclasses": storageClasses,
   "policy/poddisruptionbudgets": podDisruptionBudgets,
   "coordination.k8s.io/leases": leases,
+  "networking.k8s.io/networkpolicies": networkPolicies,
   "rbac.authorization.k8s.io/rolebindings": bindings,
   "rbac.authorization.k8s.io/clusterrolebindings": bindings,
   "apps/deployments": deployments,
