@@ -31,7 +31,7 @@ function controllerDeployment(): KubeObject {
             {
               name: AGENT_SANDBOX_CONTROLLER,
               image: `registry.k8s.io/agent-sandbox/agent-sandbox-controller:${SANDBOX_CONTROLLER_VERSION}`,
-              args: ["--leader-elect=true"],
+              args: ["--leader-elect=true", "--extensions"],
               ports: [
                 { name: "metrics", containerPort: 8080, protocol: "TCP" },
                 { name: "healthz", containerPort: 8081, protocol: "TCP" },

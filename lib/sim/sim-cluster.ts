@@ -15,6 +15,9 @@ import { strategyFor } from "./api/strategies.ts";
 import { namespaceObject, SYSTEM_NAMESPACES, workerNode } from "./bootstrap.ts";
 import { ScaledClock, type Clock } from "./clock.ts";
 import { AgentSandboxController } from "./controllers/agent-sandbox-controller.ts";
+import { SandboxClaimController } from "./controllers/sandbox-claim-controller.ts";
+import { SandboxTemplateController } from "./controllers/sandbox-template-controller.ts";
+import { SandboxWarmPoolController } from "./controllers/sandbox-warm-pool-controller.ts";
 import { EventRecorder } from "./controllers/event-recorder.ts";
 import { Kubelet } from "./controllers/kubelet.ts";
 import { EventExpiry } from "./controllers/event-ttl.ts";
@@ -205,6 +208,10 @@ export class SimCluster {
     this.podHandlers = { ...this.podHandlers, ...this.options.podSubresources?.(parts) };
     const reconcilers: Reconciler[] = [
       new AgentSandboxController(this.store, this.clock, this.recorder),
+      // The same controller binary runs these with --extensions, as agent-sandbox's release installs it.
+      new SandboxTemplateController(this.store),
+      new SandboxWarmPoolController(this.store, this.clock, this.recorder),
+      new SandboxClaimController(this.store, this.clock, this.recorder),
       this.kubelet,
       new NodeLifecycleController(this.store, this.clock, this.recorder),
       new TaintEvictionController(this.store, this.clock, this.recorder, podGracePeriod),
