@@ -295,7 +295,19 @@ describe("a cluster mode that cannot work", () => {
 
 describe("the simulated cluster's settings", () => {
   it("default to three workers on real time with local-path as the default class", () => {
-    expect(loadServerConfig(inputs()).simulator).toEqual({ port: 0, clockScale: 1, workers: 3, defaultStorageClass: "local-path" });
+    expect(loadServerConfig(inputs()).simulator).toEqual({ port: 0, clockScale: 1, workers: 3, defaultStorageClass: "local-path", withdrawnVersions: [] });
+  });
+
+  it("take the agent-sandbox group versions the cluster should not serve", () => {
+    expect(loadServerConfig(inputs({ BERTH_SIM_WITHDRAWN_VERSIONS: "agents.x-k8s.io/v1alpha1, extensions.agents.x-k8s.io/v1alpha1" })).simulator.withdrawnVersions).toEqual([
+      "agents.x-k8s.io/v1alpha1",
+      "extensions.agents.x-k8s.io/v1alpha1",
+    ]);
+  });
+
+  it("refuse a withdrawn version that is not agent-sandbox's, naming what is allowed", () => {
+    const [problem] = problemsOf(() => loadServerConfig(inputs({ BERTH_SIM_WITHDRAWN_VERSIONS: "apps/v1" })));
+    expect(problem).toMatch(/^BERTH_SIM_WITHDRAWN_VERSIONS = "apps\/v1": .*Allowed: a comma-separated list of agents\.x-k8s\.io\/v1alpha1/);
   });
 
   it("take 'none' as a cluster without a default StorageClass", () => {

@@ -14,6 +14,15 @@ export const simulatorConfigSchema = z.object({
     .enum(["local-path", "portable", "none"])
     .default("local-path")
     .transform((value) => (value === "none" ? null : value)),
+  /**
+   * agent-sandbox group versions the cluster does not serve, comma-separated: `agents.x-k8s.io/v1alpha1,
+   * extensions.agents.x-k8s.io/v1alpha1` stands for agent-sandbox 1.0, one group alone for a half-migrated install.
+   */
+  withdrawnVersions: z
+    .string()
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(["agents.x-k8s.io/v1alpha1", "agents.x-k8s.io/v1beta1", "extensions.agents.x-k8s.io/v1alpha1", "extensions.agents.x-k8s.io/v1beta1"])))
+    .default([]),
 });
 export type SimulatorConfig = z.infer<typeof simulatorConfigSchema>;
 
@@ -22,6 +31,7 @@ export const SIMULATOR_VARIABLES = {
   clockScale: "BERTH_SIM_CLOCK_SCALE",
   workers: "BERTH_SIM_WORKERS",
   defaultStorageClass: "BERTH_SIM_DEFAULT_STORAGE_CLASS",
+  withdrawnVersions: "BERTH_SIM_WITHDRAWN_VERSIONS",
 } as const satisfies Record<keyof SimulatorConfig, string>;
 
 const ALLOWED: Record<keyof SimulatorConfig, string> = {
@@ -29,6 +39,7 @@ const ALLOWED: Record<keyof SimulatorConfig, string> = {
   clockScale: "a positive number of simulated seconds per real second, such as 1 or 60",
   workers: "a whole number of worker nodes from 1 to 100",
   defaultStorageClass: "local-path, portable or none",
+  withdrawnVersions: "a comma-separated list of agents.x-k8s.io/v1alpha1, agents.x-k8s.io/v1beta1, extensions.agents.x-k8s.io/v1alpha1, extensions.agents.x-k8s.io/v1beta1",
 };
 
 export function resolveSimulator(env: Record<string, string | undefined>, problems: string[]): SimulatorConfig | null {

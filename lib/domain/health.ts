@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { clusterModeSchema, storeKindSchema } from "./cluster-mode.ts";
+import { agentSandboxInstallSchema } from "./agent-sandbox-install.ts";
 import { sandboxApiVersionSchema } from "./sandbox-api.ts";
 
 /** GET /api/health: what this server is connected to, and whether it can serve. */
@@ -13,6 +14,8 @@ export const healthSchema = z.object({
     server: z.string().nullable(),
     /** The served agents.x-k8s.io Sandbox version (v1beta1, else v1alpha1); null until discovered. */
     sandboxApiVersion: sandboxApiVersionSchema.nullable(),
+    /** The agent-sandbox install as discovery shows it (versions used, half-migrated or not); null until discovered. */
+    agentSandbox: agentSandboxInstallSchema.nullable(),
     connected: z.boolean(),
     message: z.string(),
   }),

@@ -18,13 +18,30 @@ async function silentServer(): Promise<string> {
 }
 
 describe("discoverSandboxApi", () => {
-  it("finds v1beta1 on a cluster that serves agent-sandbox", async () => {
-    const sim = await startSimulatedCluster();
+  async function discoverOn(withdrawnVersions: string[] = []) {
+    const sim = await startSimulatedCluster({ withdrawnVersions });
     try {
-      expect(await discoverSandboxApi(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken))).toEqual({ ok: true, version: "v1beta1" });
+      return await discoverSandboxApi(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken));
     } finally {
       await sim.stop();
     }
+  }
+
+  it("finds v1beta1, extensions included, on a cluster that serves agent-sandbox", async () => {
+    expect(await discoverOn()).toEqual({ ok: true, version: "v1beta1", install: { sandboxApiVersion: "v1beta1", extensionsApiVersion: "v1beta1", findings: [] } });
+  });
+
+  it("finds v1beta1 on a cluster that serves v1beta1 alone, as agent-sandbox 1.0 does", async () => {
+    expect(await discoverOn(["agents.x-k8s.io/v1alpha1", "extensions.agents.x-k8s.io/v1alpha1"])).toMatchObject({ ok: true, version: "v1beta1", install: { findings: [] } });
+  });
+
+  it("finds a half-migrated install when the extensions are served in v1alpha1 alone", async () => {
+    const discovery = await discoverOn(["extensions.agents.x-k8s.io/v1beta1"]);
+    expect(discovery.ok && discovery.install.findings.map((finding) => finding.code)).toEqual(["half-migrated"]);
+  });
+
+  it("says agent-sandbox is not installed when no Sandbox version is served", async () => {
+    expect(await discoverOn(["agents.x-k8s.io/v1alpha1", "agents.x-k8s.io/v1beta1"])).toMatchObject({ ok: false, reason: "not-installed" });
   });
 
   it("gives up on an API server that does not answer, saying so", async () => {

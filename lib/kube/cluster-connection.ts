@@ -1,6 +1,7 @@
 import { ApisApi, KubeConfig } from "@kubernetes/client-node";
 import type { ClusterMode } from "../domain/cluster-mode.ts";
 import { SANDBOX_API_GROUP, SANDBOX_API_VERSIONS, type SandboxApiVersion } from "../domain/sandbox-api.ts";
+import { assessAgentSandboxInstall, EXTENSIONS_API_GROUP, type AgentSandboxInstall } from "../domain/agent-sandbox-install.ts";
 
 // How Berth reaches Kubernetes: the one KubeConfig every other part of lib/kube uses, whether it
 // points at a real cluster (kubeconfig, in-cluster service account) or at the embedded
@@ -67,12 +68,13 @@ export function bearerTokenOf(connection: ClusterConnection): string | undefined
 }
 
 export type SandboxApiDiscovery =
-  | { ok: true; version: SandboxApiVersion }
+  | { ok: true; version: SandboxApiVersion; install: AgentSandboxInstall }
   | { ok: false; reason: "unreachable" | "not-installed"; message: string };
 
 /**
- * Which Sandbox version the cluster serves: v1beta1 when it can, else the deprecated v1alpha1.
- * An API server that does not answer within `timeoutMs` counts as unreachable.
+ * Which Sandbox version the cluster serves (v1beta1 when it can, else the deprecated v1alpha1),
+ * and what else its agent-sandbox install serves. An API server that does not answer within
+ * `timeoutMs` counts as unreachable.
  */
 export async function discoverSandboxApi(connection: ClusterConnection, timeoutMs = 3_000): Promise<SandboxApiDiscovery> {
   let groups;
@@ -89,14 +91,14 @@ export async function discoverSandboxApi(connection: ClusterConnection, timeoutM
   } finally {
     clearTimeout(timer);
   }
-  const served = groups.groups.find((group) => group.name === SANDBOX_API_GROUP)?.versions.map((entry) => entry.version) ?? [];
-  const version = SANDBOX_API_VERSIONS.find((candidate) => served.includes(candidate));
-  if (!version) {
+  const versionsOf = (name: string) => groups.groups.find((group) => group.name === name)?.versions.map((entry) => entry.version) ?? [];
+  const install = assessAgentSandboxInstall({ sandbox: versionsOf(SANDBOX_API_GROUP), extensions: versionsOf(EXTENSIONS_API_GROUP) });
+  if (!install) {
     return {
       ok: false,
       reason: "not-installed",
       message: `The cluster at ${connection.server} does not serve ${SANDBOX_API_GROUP} (${SANDBOX_API_VERSIONS.join(" or ")}): install the agent-sandbox controller and its CRDs (kubernetes-sigs/agent-sandbox).`,
     };
   }
-  return { ok: true, version };
+  return { ok: true, version: install.sandboxApiVersion, install };
 }

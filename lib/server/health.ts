@@ -1,4 +1,5 @@
 import type { Health, HealthQuestion, PublicHealth } from "../domain/health.ts";
+import { findingLines } from "../domain/agent-sandbox-install.ts";
 import { discoverSandboxApi } from "../kube/cluster-connection.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -47,7 +48,9 @@ export function recentHealth(runtime: Runtime, { maxAgeMs, staleAfterMs = STALE_
  * else; 503 while failing (the report), while not fully serving (readiness), never (liveness).
  */
 export function healthAnswer(health: Health, signedIn: boolean, question: HealthQuestion = "report"): { status: 200 | 503; body: Health | PublicHealth } {
-  const serves = question === "live" || (question === "ready" ? health.status === "ok" : health.status !== "failing");
+  // Ready while the store answers and the cluster serves Sandboxes, even degraded (a half-migrated install still works).
+  const ready = health.status !== "failing" && health.cluster.sandboxApiVersion !== null;
+  const serves = question === "live" || (question === "ready" ? ready : health.status !== "failing");
   return { status: serves ? 200 : 503, body: signedIn ? health : { status: health.status } };
 }
 
@@ -76,16 +79,23 @@ async function probe(runtime: Runtime): Promise<Health> {
   }
   const { connection } = runtime.cluster;
   const discovery = await discoverSandboxApi(connection);
+  const warnings = discovery.ok ? findingLines(discovery.install, "warning") : [];
   const cluster: Health["cluster"] = {
     mode: connection.mode,
     server: connection.server,
     sandboxApiVersion: discovery.ok ? discovery.version : null,
+    agentSandbox: discovery.ok ? discovery.install : null,
     connected: discovery.ok || discovery.reason === "not-installed",
     message: discovery.ok
-      ? `Connected; the cluster serves agents.x-k8s.io/${discovery.version} Sandboxes.${connection.mode === "embedded" ? " This is Berth's embedded simulated cluster, a demo and test double." : ""}`
+      ? [
+          `Connected; the cluster serves agents.x-k8s.io/${discovery.version} Sandboxes.`,
+          ...findingLines(discovery.install),
+          ...(connection.mode === "embedded" ? ["This is Berth's embedded simulated cluster, a demo and test double."] : []),
+        ].join(" ")
       : discovery.message,
   };
-  const status = !store.ok ? "failing" : discovery.ok ? "ok" : "degraded";
+  // A half-migrated install still serves Sandboxes: Berth keeps serving, and says it is degraded.
+  const status = !store.ok ? "failing" : discovery.ok && warnings.length === 0 ? "ok" : "degraded";
   const leadership = { replica: runtime.replica, leader: runtime.leadership.state().holder };
   return { status, version: VERSION, startedAt: runtime.startedAt.toISOString(), cluster, store, leadership };
 }

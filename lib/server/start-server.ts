@@ -34,6 +34,7 @@ export async function startServer(): Promise<void> {
     );
     const discovery = await discoverSandboxApi(cluster.connection);
     if (!discovery.ok) log.warn(discovery.message);
+    else for (const finding of discovery.install.findings) log[finding.severity === "warning" ? "warn" : "info"]({ finding: finding.code }, finding.message);
     for (const name of store.migrations.changed) log.warn({ migration: name }, `migration ${name} was changed after it was applied; the change was not run`);
     if (store.migrations.unknown.length > 0) {
       log.warn(

@@ -36,6 +36,8 @@ export interface SimulatedClusterOptions {
   imagePullMs?: number;
   provisionDelayMs?: number;
   log?: (line: string) => void;
+  /** Group versions not served (`agents.x-k8s.io/v1alpha1`), to stand for a newer or half-migrated install. */
+  withdrawnVersions?: readonly string[];
 }
 
 /** Starts the simulated cluster with every simulated controller, the default topology and the fault API. */
@@ -52,6 +54,7 @@ export async function startSimulatedCluster(options: SimulatedClusterOptions = {
     workers: options.workers,
     imagePullMs: options.imagePullMs,
     log: options.log,
+    withdrawnVersions: options.withdrawnVersions,
     seed: () => storageSeed({ defaultClass: options.defaultStorageClass === undefined ? "local-path" : options.defaultStorageClass }),
     controllers: (parts) => {
       binder = new VolumeBinder({ store: parts.store, clock: parts.clock, recorder: parts.recorder, volumes: parts.volumes, provisionDelayMs: options.provisionDelayMs });

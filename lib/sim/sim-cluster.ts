@@ -56,6 +56,8 @@ export interface SimClusterOptions {
   staticTokens?: StaticToken[];
   /** Called once the cluster has stopped and saved its state. */
   onStop?: () => void;
+  /** Group versions the API server does not serve (`agents.x-k8s.io/v1alpha1`, as agent-sandbox 1.0 drops it). */
+  withdrawnVersions?: readonly string[];
 }
 
 export interface SimParts {
@@ -134,6 +136,7 @@ export class SimCluster {
       routes: (request, response, url) => this.faultApi(request, response, url),
       log: options.log,
       now: () => this.clock.now(),
+      withdrawnVersions: options.withdrawnVersions,
     });
     faults = new Faults({
       store: this.store,

@@ -33,7 +33,8 @@ export function statusItems(health: Health): StatusItem[] {
     {
       label: "Cluster",
       value: health.cluster.connected ? CLUSTER_NAMES[health.cluster.mode] : "Not connected",
-      tone: health.cluster.connected ? "ok" : "neutral",
+      // A half-migrated agent-sandbox install works, but someone should look.
+      tone: !health.cluster.connected ? "neutral" : health.cluster.agentSandbox?.findings.some((finding) => finding.severity === "warning") ? "warning" : "ok",
       description: health.cluster.message,
     },
   ];

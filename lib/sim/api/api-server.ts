@@ -9,7 +9,7 @@ import { answerReview, requestToken } from "../access/review-apis.ts";
 import type { UserInfo } from "../access/users.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from "./discovery.ts";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION, type ServedVersion } from "./discovery.ts";
 import { hasProtobufForm, parseObject, readBody, sendJson, sendObject, sendStatus } from "./http-io.ts";
 import { negotiate, responseEncoding, type Encoding } from "./media-types.ts";
 import { serveOpenApi } from "./openapi-documents.ts";
@@ -54,6 +54,11 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
   /** The cluster's time, for the ages a table prints. */
   now: () => Date;
+  /**
+   * Group versions not served (`agents.x-k8s.io/v1alpha1`), as on a cluster whose definitions
+   * dropped them: absent from discovery, 404 on their paths.
+   */
+  withdrawnVersions?: readonly string[];
 }
 
 export class ApiServer {
@@ -129,7 +134,7 @@ export class ApiServer {
     }
     const path = parseResourcePath(pathname);
     if (!path) throw notFoundPath(pathname);
-    const definition = findResource(path.group, path.version, path.resource);
+    const definition = this.served(path.group, path.version) ? findResource(path.group, path.version, path.resource) : undefined;
     if (!definition) throw notFoundPath(pathname);
     // Decoded before admission and storage (and injected latency): a write whose client has gone
     // still lands, as on a real API server. Built-in kinds may come in protobuf.
@@ -224,18 +229,18 @@ export class ApiServer {
     if (pathname === "/version") return SERVER_VERSION;
     // The address the client reached: the plain and the TLS listener each name their own.
     if (pathname === "/api") return apiVersions(`127.0.0.1:${request.socket.localPort ?? ""}`);
-    if (pathname === "/apis") return apiGroupList();
+    if (pathname === "/apis") return apiGroupList(this.served);
     const core = /^\/api\/([^/]+)$/.exec(pathname);
     if (core) return apiResourceList("", core[1]!) ?? undefined;
     const group = /^\/apis\/([^/]+)$/.exec(pathname);
-    if (group) return findGroup(group[1]!);
+    if (group) {
+      const document = apiGroup(group[1]!, this.served);
+      return document.versions.length > 0 ? document : undefined;
+    }
     const groupVersion = /^\/apis\/([^/]+)\/([^/]+)$/.exec(pathname);
-    if (groupVersion) return apiResourceList(groupVersion[1]!, groupVersion[2]!) ?? undefined;
+    if (groupVersion) return apiResourceList(groupVersion[1]!, groupVersion[2]!, this.served) ?? undefined;
     return undefined;
   }
-}
 
-function findGroup(name: string) {
-  const document = apiGroup(name);
-  return document.versions.length > 0 ? document : undefined;
+  private readonly served: ServedVersion = (group, version) => !this.options.withdrawnVersions?.includes(`${group}/${version}`);
 }

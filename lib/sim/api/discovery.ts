@@ -14,22 +14,26 @@ export const SERVER_VERSION = {
   platform: "linux/amd64",
 };
 
-function versionsOf(group: string): string[] {
+/** Which group versions an API server serves: all it knows but those withdrawn (`group/version`). */
+export type ServedVersion = (group: string, version: string) => boolean;
+export const everyVersion: ServedVersion = () => true;
+
+function versionsOf(group: string, served: ServedVersion): string[] {
   const versions = RESOURCES.filter((definition) => definition.group === group).flatMap((definition) => definition.versions);
-  return [...new Set(versions)];
+  return [...new Set(versions)].filter((version) => served(group, version));
 }
 
 export function apiVersions(serverAddress: string) {
   return { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }] };
 }
 
-export function apiGroup(group: string) {
-  const versions = versionsOf(group).map((version) => ({ groupVersion: groupVersion(group, version), version }));
+export function apiGroup(group: string, served: ServedVersion = everyVersion) {
+  const versions = versionsOf(group, served).map((version) => ({ groupVersion: groupVersion(group, version), version }));
   return { kind: "APIGroup", apiVersion: "v1", name: group, versions, preferredVersion: versions[0] };
 }
 
-export function apiGroupList() {
-  return { kind: "APIGroupList", apiVersion: "v1", groups: API_GROUPS.map(apiGroup) };
+export function apiGroupList(served: ServedVersion = everyVersion) {
+  return { kind: "APIGroupList", apiVersion: "v1", groups: API_GROUPS.map((group) => apiGroup(group, served)).filter((group) => group.versions.length > 0) };
 }
 
 const SUBRESOURCE_ENTRIES: Record<Subresource, (definition: ResourceDefinition) => Record<string, unknown>> = {
@@ -45,7 +49,8 @@ const SUBRESOURCE_ENTRIES: Record<Subresource, (definition: ResourceDefinition) 
 };
 
 /** The APIResourceList of one group version, or null if nothing is served there. */
-export function apiResourceList(group: string, version: string) {
+export function apiResourceList(group: string, version: string, served: ServedVersion = everyVersion) {
+  if (!served(group, version)) return null;
   const definitions = RESOURCES.filter((definition) => definition.group === group && definition.versions.includes(version));
   if (definitions.length === 0) return null;
   const resources = definitions.flatMap((definition) => [
