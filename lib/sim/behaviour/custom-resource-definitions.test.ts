@@ -58,3 +58,19 @@ describe("the served custom resources' definitions", () => {
     expect(await codeOf(extensions.replaceCustomResourceDefinition({ name: SANDBOXES, body: current }))).toBe(422);
   });
 });
+
+describe("a cluster that withholds a version, as agent-sandbox 1.0 no longer serves v1alpha1", () => {
+  let oneOh: SimFixture;
+  beforeAll(async () => {
+    oneOh = await startSimFixture({ withdrawnVersions: ["agents.x-k8s.io/v1alpha1"] });
+  });
+  afterAll(() => oneOh.cluster.stop());
+
+  it("answers 404 on the withheld version's paths", async () => {
+    expect(await codeOf(oneOh.custom.listNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1alpha1", namespace: "default", plural: "sandboxes" }))).toBe(404);
+  });
+
+  it("still serves the other version", async () => {
+    expect(await codeOf(oneOh.custom.listNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes" }))).toBe(200);
+  });
+});
