@@ -27,6 +27,12 @@ export interface KubeletOptions {
   /** Whether the kubelet of this node is running (a lost node's is not). */
   nodeIsUp: (nodeName: string) => boolean;
   imagePullMs?: number;
+  /**
+   * How long the pod's sandbox and network take (the runtime's pause container, the CNI plugin's
+   * address) before its containers can start: a second of cluster time by default, as containerd
+   * with a CNI plugin takes. A replacement pod is never Ready the instant its predecessor goes.
+   */
+  sandboxSetupMs?: number;
 }
 
 interface ContainerRuntime {
@@ -155,6 +161,8 @@ export class Kubelet implements Reconciler {
       if (!missing) break;
       await this.options.clock.sleep(1_000);
     }
+    if (!alive()) return;
+    await this.options.clock.sleep(this.options.sandboxSetupMs ?? 1_000);
     if (!alive()) return;
 
     const podSpec = record(pod.spec);
