@@ -382,14 +382,13 @@ describe("the agent-sandbox controller", () => {
     expect([sandboxStatus("served").service, sandboxStatus("served").serviceFQDN, conditionOf("served", "Ready")?.message]).toEqual([undefined, undefined, "Pod is Ready"]);
   });
 
-  it("at its shutdownTime with Retain: Ready=False SandboxExpired, the pod gone, the claims kept, the status its conditions only", async () => {
+  it("at its shutdownTime with Retain: Ready=False SandboxExpired, the pod gone (PodScheduled with it), the claims kept, the status its conditions only", async () => {
     await runningSandbox("expiring", { shutdownTime: "2026-01-01T00:01:00Z" });
     await run(60_000);
     await run(100);
     expect(sandbox("expiring").status).toEqual({
       conditions: [
         expect.objectContaining({ type: "Suspended", reason: "NotSuspended" }),
-        expect.objectContaining({ type: "PodScheduled", status: "True" }),
         { type: "Ready", status: "False", observedGeneration: 1, reason: "SandboxExpired", message: "Sandbox has expired", lastTransitionTime: "2026-01-01T00:01:00Z" },
       ],
     });

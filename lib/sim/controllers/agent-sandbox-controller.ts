@@ -581,8 +581,10 @@ function shutdownTimeOf(sandbox: StoredObject): number | undefined {
 
 const generationOf = (sandbox: StoredObject) => sandbox.metadata.generation ?? 0;
 
+/** setSandboxExpiredCondition: the pod goes with expiry, so its mirrored PodScheduled goes too (Finished stays). */
 function setExpiredCondition(sandbox: StoredObject, now: string): void {
   setCondition(sandbox, { type: "Ready", status: "False", observedGeneration: generationOf(sandbox), reason: "SandboxExpired", message: "Sandbox has expired" }, now);
+  removeCondition(sandbox, "PodScheduled");
 }
 
 const markedExpired = (sandbox: StoredObject) => findCondition(sandbox, "Ready")?.reason === "SandboxExpired";
