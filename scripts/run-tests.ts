@@ -13,6 +13,8 @@
 //   chart          the Helm chart: lint, golden renders, schema refusals (helm built once from Go)
 //   cluster        `npm run test:cluster`: the driver suite on a real control plane built from Go,
 //                  as cluster-admin and as the chart's service account, and the chart's RBAC
+//   agent-sandbox e2e  `npm run test:agent-sandbox-e2e`: agent-sandbox's own e2e suites, built from
+//                  its module, against the embedded cluster (skips printed with their reasons)
 //   standalone     after next build: the standalone server as the Dockerfile assembles it answers /api/health
 //   e2e            next build, then Playwright in Debian's Chromium against next start
 import { spawnSync } from "node:child_process";
@@ -90,6 +92,12 @@ const steps: Step[] = [
     env: { BERTH_TEST_DATABASE_URL: postgresUrl ?? "" },
     report: clusterCounts,
     reportFile: reportPath("cluster"),
+  },
+  {
+    name: "agent-sandbox e2e",
+    command: ["npx", "tsx", "scripts/agent-sandbox-e2e.ts", `--report=${reportPath("agent-sandbox-e2e")}`],
+    report: clusterCounts,
+    reportFile: reportPath("agent-sandbox-e2e"),
   },
   { name: "build", command: ["npx", "next", "build"] },
   { name: "standalone", command: ["npx", "tsx", "scripts/ci/check-standalone-server.ts"] },
