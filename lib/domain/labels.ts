@@ -16,6 +16,7 @@ export function berthLabelKeys(labelPrefix: string) {
     sandboxId: `${labelPrefix}/sandbox-id`,
     sandboxName: `${labelPrefix}/sandbox-name`,
     claimOwnership: `${labelPrefix}/claim-ownership`,
+    template: `${labelPrefix}/template`,
   };
 }
 
@@ -23,6 +24,12 @@ export function berthLabelKeys(labelPrefix: string) {
 export function sandboxLabels(labelPrefix: string, sandboxId: string): Record<string, string> {
   const keys = berthLabelKeys(labelPrefix);
   return { [keys.managedBy]: MANAGED_BY_BERTH, [keys.sandboxId]: sandboxId };
+}
+
+/** The labels of a template's SandboxTemplate, its warm pool, and the pods made from it. */
+export function templateLabels(labelPrefix: string, templateName: string): Record<string, string> {
+  const keys = berthLabelKeys(labelPrefix);
+  return { [keys.managedBy]: MANAGED_BY_BERTH, [keys.template]: templateName };
 }
 
 /** The labels of a claim Berth creates; the ownership label is what the sweeper obeys. */

@@ -43,6 +43,10 @@ export const PROBLEM_CODES = [
   "labels.invalid-key",
   "labels.invalid-value",
   "labels.reserved-key",
+  "template.shared-claim",
+  "template.secret-value",
+  "template.writable-volume",
+  "template.name-too-long-for-pool",
 ] as const;
 export const problemCodeSchema = z.enum(PROBLEM_CODES);
 export type ProblemCode = z.infer<typeof problemCodeSchema>;

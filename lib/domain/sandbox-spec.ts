@@ -24,45 +24,48 @@ import { workspaceSchema } from "./workspace.ts";
  * Rules that need the gateway defaults (a workspace the gateway makes ephemeral, mount paths
  * against the gateway's workspace mount path) live in validateSandboxSpec.
  */
-export const sandboxSpecSchema = z
-  .strictObject({
-    name: dns1123Label("name"),
-    /** Unset: the gateway's sandbox namespace. */
-    namespace: dns1123Label("namespace").optional(),
-    profile: profileSchema.default("generic"),
-    /** Unset: the profile's image (required for `custom`). */
-    image: z
-      .string()
-      .superRefine((image, ctx) => {
-        const problem = imageReferenceProblem(image);
-        if (problem) report(ctx, "image.invalid-reference", [], `image ${problem}`);
-      })
-      .optional(),
-    /** Unset: the profile's command (for `custom`, the image's entrypoint). */
-    command: argumentsSchema("command").min(1, "command cannot be empty; leave it out to use the profile's command").optional(),
-    /** The person's own labels, to find and select the sandbox by; Berth's are added beside them. */
-    labels: userLabelsSchema.optional(),
-    env: envSchema.default([]),
-    resources: resourcesSchema.optional(),
-    workspace: workspaceSchema.prefault({}),
-    volumes: volumesSchema.default([]),
-    driverConfig: driverConfigSchema.optional(),
-    disruptionPolicy: disruptionPolicySchema.prefault({}),
-  })
-  .superRefine((spec, ctx) => {
-    refineSpecText(spec, ctx);
-    if (spec.profile === "custom" && spec.image === undefined) {
-      reportProblem(ctx, {
-        code: "profile.custom-needs-image",
-        path: ["image"],
-        message: "profile custom has no image of its own: set image to the container image to run, e.g. ghcr.io/example/agent:1.0",
-      });
-    }
-    for (const problem of backendConflictProblems(spec)) reportProblem(ctx, problem);
-    if (chosenBackend(spec)?.backend === "ephemeral") {
-      for (const problem of ephemeralWorkspaceProblems(spec)) reportProblem(ctx, problem);
-    }
-  });
+export const sandboxSpecFields = z.strictObject({
+  name: dns1123Label("name"),
+  /** Unset: the gateway's sandbox namespace. */
+  namespace: dns1123Label("namespace").optional(),
+  profile: profileSchema.default("generic"),
+  /** Unset: the profile's image (required for `custom`). */
+  image: z
+    .string()
+    .superRefine((image, ctx) => {
+      const problem = imageReferenceProblem(image);
+      if (problem) report(ctx, "image.invalid-reference", [], `image ${problem}`);
+    })
+    .optional(),
+  /** Unset: the profile's command (for `custom`, the image's entrypoint). */
+  command: argumentsSchema("command").min(1, "command cannot be empty; leave it out to use the profile's command").optional(),
+  /** The person's own labels, to find and select the sandbox by; Berth's are added beside them. */
+  labels: userLabelsSchema.optional(),
+  env: envSchema.default([]),
+  resources: resourcesSchema.optional(),
+  workspace: workspaceSchema.prefault({}),
+  volumes: volumesSchema.default([]),
+  driverConfig: driverConfigSchema.optional(),
+  disruptionPolicy: disruptionPolicySchema.prefault({}),
+});
+
+/** The rules across fields, for a sandbox's spec and for the part of a template that becomes one. */
+export function refineSandboxSpec(spec: Omit<z.output<typeof sandboxSpecFields>, "name" | "namespace">, ctx: z.RefinementCtx): void {
+  refineSpecText(spec, ctx);
+  if (spec.profile === "custom" && spec.image === undefined) {
+    reportProblem(ctx, {
+      code: "profile.custom-needs-image",
+      path: ["image"],
+      message: "profile custom has no image of its own: set image to the container image to run, e.g. ghcr.io/example/agent:1.0",
+    });
+  }
+  for (const problem of backendConflictProblems(spec)) reportProblem(ctx, problem);
+  if (chosenBackend(spec)?.backend === "ephemeral") {
+    for (const problem of ephemeralWorkspaceProblems(spec)) reportProblem(ctx, problem);
+  }
+}
+
+export const sandboxSpecSchema = sandboxSpecFields.superRefine(refineSandboxSpec);
 
 export type SandboxSpec = z.infer<typeof sandboxSpecSchema>;
 export type SandboxSpecInput = z.input<typeof sandboxSpecSchema>;

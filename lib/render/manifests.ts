@@ -84,10 +84,28 @@ export interface SandboxManifest {
   apiVersion: string;
   kind: "Sandbox";
   metadata: ObjectMeta;
-  spec: ({ operatingMode: "Running" } | { replicas: 1 }) & {
-    podTemplate: { metadata: { labels: Record<string, string> }; spec: PodSpec };
-    volumeClaimTemplates?: VolumeClaimTemplate[];
-  };
+  spec: ({ operatingMode: "Running" } | { replicas: 1 }) & SandboxBlueprint;
+}
+
+/** The pod template and claim templates a Sandbox runs from (agent-sandbox's SandboxBlueprint). */
+export interface SandboxBlueprint {
+  podTemplate: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  volumeClaimTemplates?: VolumeClaimTemplate[];
+}
+
+export interface SandboxTemplateManifest {
+  apiVersion: string;
+  kind: "SandboxTemplate";
+  metadata: ObjectMeta;
+  /** Unmanaged: Berth's sandboxes have no NetworkPolicy of agent-sandbox's making, from a template or not. */
+  spec: SandboxBlueprint & { networkPolicyManagement: "Unmanaged" };
+}
+
+export interface SandboxWarmPoolManifest {
+  apiVersion: string;
+  kind: "SandboxWarmPool";
+  metadata: ObjectMeta;
+  spec: { replicas: number; sandboxTemplateRef: { name: string }; updateStrategy: { type: "OnReplenish" | "Recreate" } };
 }
 
 export interface PersistentVolumeClaimManifest {

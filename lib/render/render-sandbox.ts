@@ -15,6 +15,7 @@ import type {
   SecretManifest,
   PodDisruptionBudgetManifest,
   ResourceList,
+  SandboxBlueprint,
   SandboxManifest,
   Volume,
   VolumeClaimTemplate,
@@ -139,6 +140,35 @@ function volumeClaimTemplates(workspace: ResolvedWorkspace): VolumeClaimTemplate
 }
 
 /**
+ * What agent-sandbox calls a sandbox's blueprint — its pod template and claim templates — for a
+ * checked spec: shared by a Sandbox and by a SandboxTemplate that makes many of them.
+ */
+export function renderBlueprint(spec: SandboxSpec, workspace: ResolvedWorkspace, labels: Record<string, string>): SandboxBlueprint {
+  const { image, command } = containerFor(spec);
+  if (image === undefined) {
+    throw new InvalidSandboxSpecError([{ code: "profile.custom-needs-image", path: ["image"], message: "profile custom needs an image" }]);
+  }
+  const byClaim = claimVolumes(spec);
+  const volumes = podVolumes(workspace, byClaim);
+  const templates = volumeClaimTemplates(workspace);
+  return {
+    podTemplate: {
+      metadata: { labels: { ...labels } },
+      spec: {
+        automountServiceAccountToken: false,
+        enableServiceLinks: false,
+        securityContext: podSecurityContext(),
+        terminationGracePeriodSeconds: spec.disruptionPolicy.terminationGracePeriodSeconds,
+        initContainers: [workspaceInitContainer(image, workspace.mountPath)],
+        containers: [agentContainer(spec, sandboxSecretName(spec.name), image, command, workspace, byClaim)],
+        ...(volumes.length > 0 ? { volumes } : {}),
+      },
+    },
+    ...(templates === undefined ? {} : { volumeClaimTemplates: templates }),
+  };
+}
+
+/**
  * The Kubernetes objects for one sandbox: the Sandbox custom resource, the claims Berth itself
  * manages, and the PodDisruptionBudget. Pure: the same input gives the same bytes.
  *
@@ -153,18 +183,11 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
   if (!checked.ok) throw new InvalidSandboxSpecError(checked.problems);
   const { workspace } = checked;
 
-  const { image, command } = containerFor(spec);
-  if (image === undefined) {
-    throw new InvalidSandboxSpecError([{ code: "profile.custom-needs-image", path: ["image"], message: "profile custom needs an image" }]);
-  }
-
   const namespace = spec.namespace ?? defaults.sandboxNamespace;
   const labels = sandboxLabels(defaults.labelPrefix, sandboxId);
   // The person's labels go on the Sandbox and its pod (kubectl -l finds both); Berth's stay its own.
   const labelled = { ...spec.labels, ...labels };
-  const byClaim = claimVolumes(spec);
-  const volumes = podVolumes(workspace, byClaim);
-  const templates = volumeClaimTemplates(workspace);
+  const blueprint = renderBlueprint(spec, workspace, labelled);
 
   const sandbox: SandboxManifest = {
     apiVersion: `${SANDBOX_API_GROUP}/${apiVersion}`,
@@ -172,19 +195,7 @@ export function renderSandbox({ spec, defaults, sandboxId, apiVersion }: RenderI
     metadata: { name: spec.name, namespace, labels: labelled },
     spec: {
       ...(apiVersion === "v1beta1" ? { operatingMode: "Running" as const } : { replicas: 1 as const }),
-      podTemplate: {
-        metadata: { labels: { ...labelled } },
-        spec: {
-          automountServiceAccountToken: false,
-          enableServiceLinks: false,
-          securityContext: podSecurityContext(),
-          terminationGracePeriodSeconds: spec.disruptionPolicy.terminationGracePeriodSeconds,
-          initContainers: [workspaceInitContainer(image, workspace.mountPath)],
-          containers: [agentContainer(spec, sandboxSecretName(spec.name), image, command, workspace, byClaim)],
-          ...(volumes.length > 0 ? { volumes } : {}),
-        },
-      },
-      ...(templates === undefined ? {} : { volumeClaimTemplates: templates }),
+      ...blueprint,
     },
   };
 

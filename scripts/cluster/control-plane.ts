@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
 import { clusterFixtures } from "./cluster-fixtures.ts";
+import { moduleDirectory, pinnedVersion } from "./pinned-modules.ts";
 
 export interface ControlPlane {
   /** A kubeconfig with cluster-admin rights (group system:masters). */
@@ -155,12 +156,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     ]);
     start("kube-scheduler", [`--kubeconfig=${kubeconfigPath}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
 
-    log("installing the Sandbox CRD and starting kwok and the agent-sandbox controller");
+    log("installing agent-sandbox's CRDs (its extensions' included) and starting kwok and the agent-sandbox controller");
     kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(options.toolsDir, "share", "sandbox-crd.yaml"), "utf8")));
+    for (const file of EXTENSION_CRD_FILES) kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(agentSandboxCrdDir(), file), "utf8")));
     // Not `kubectl wait`: it fails instead of waiting while the new CRD has no conditions yet.
-    const established = () => kubectl(["get", "crd/sandboxes.agents.x-k8s.io", "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]) === "True";
-    await waitFor("the Sandbox CRD", () => Promise.resolve(trying(() => {
-      if (!established()) throw new Error("not established");
+    const established = (crd: string) => kubectl(["get", `crd/${crd}`, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]) === "True";
+    await waitFor("agent-sandbox's CRDs", () => Promise.resolve(trying(() => {
+      const pending = ["sandboxes.agents.x-k8s.io", ...EXTENSION_CRDS].filter((crd) => !established(crd));
+      if (pending.length > 0) throw new Error(`not established: ${pending.join(", ")}`);
     })), 60_000);
     kubectl(["apply", "-f", "-"], kwokDeletesOnlyTerminatingPods().map((manifest) => `---\n${stringify(manifest)}`).join(""));
     const stages = path.join(dir, "kwok-stages.yaml");
@@ -174,6 +177,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     start("agent-sandbox-controller", [
       `--kubeconfig=${kubeconfigPath}`, "--enable-webhook=false", "--manage-webhook-certs=false", "--leader-elect=false",
       "--metrics-bind-address=0", "--health-probe-bind-address=0",
+      // The template, warm pool and claim controllers, as the release's extensions manifest runs it.
+      "--extensions",
     ]);
 
     log("creating the worker nodes, storage classes and volumes");
@@ -223,6 +228,15 @@ export function kwokDeletesOnlyTerminatingPods(): Record<string, unknown>[] {
  * controller's webhook server and certificates. Here both versions are served with
  * `conversion.strategy: None`, as the issue asks: Berth speaks v1beta1, the storage version.
  */
+const EXTENSION_CRDS = ["sandboxtemplates", "sandboxclaims", "sandboxwarmpools"].map((plural) => `${plural}.extensions.agents.x-k8s.io`);
+const EXTENSION_CRD_FILES = EXTENSION_CRDS.map((crd) => `extensions.agents.x-k8s.io_${crd.split(".")[0]}.yaml`);
+
+/** agent-sandbox's published CRDs, in its module at the pinned version (the module proxy's copy). */
+function agentSandboxCrdDir(): string {
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  return path.join(moduleDirectory("sigs.k8s.io/agent-sandbox", pinnedVersion("AGENT_SANDBOX_VERSION"), root), "k8s", "crds");
+}
+
 export function sandboxCrdWithoutConversionWebhook(crdYaml: string): string {
   const documents = parseAllDocuments(crdYaml).map((document) => document.toJS() as Record<string, unknown> | null).filter((document) => document !== null);
   return documents.map((crd) => {

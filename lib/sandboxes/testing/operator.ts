@@ -11,6 +11,9 @@ export interface DrainOutcome {
   blocked: string[];
 }
 
+const EXTENSIONS_GROUP = "extensions.agents.x-k8s.io";
+type ExtensionPlural = "sandboxtemplates" | "sandboxwarmpools" | "sandboxclaims";
+
 export function operator(connection: ClusterConnection) {
   const core = connection.kubeConfig.makeApiClient(CoreV1Api);
   const policy = connection.kubeConfig.makeApiClient(PolicyV1Api);
@@ -59,6 +62,17 @@ export function operator(connection: ClusterConnection) {
     deletePod: (pod: { namespace: string; name: string }) => core.deleteNamespacedPod(pod),
     deleteSandbox: (namespace: string, name: string) =>
       custom.deleteNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace, plural: "sandboxes", name }),
+    listSandboxes: async (namespace: string): Promise<KubernetesObject[]> =>
+      ((await custom.listNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace, plural: "sandboxes" })) as { items: KubernetesObject[] }).items,
+    /** `kubectl create -f` of an agent-sandbox extension object (SandboxTemplate, SandboxWarmPool, SandboxClaim). */
+    createExtension: (plural: ExtensionPlural, namespace: string, body: object): Promise<KubernetesObject> =>
+      custom.createNamespacedCustomObject({ group: EXTENSIONS_GROUP, version: "v1beta1", namespace, plural, body }) as Promise<KubernetesObject>,
+    getExtension: (plural: ExtensionPlural, namespace: string, name: string): Promise<KubernetesObject | null> =>
+      get(() => custom.getNamespacedCustomObject({ group: EXTENSIONS_GROUP, version: "v1beta1", namespace, plural, name }) as Promise<KubernetesObject>),
+    deleteExtension: (plural: ExtensionPlural, namespace: string, name: string) =>
+      custom.deleteNamespacedCustomObject({ group: EXTENSIONS_GROUP, version: "v1beta1", namespace, plural, name }).catch((error: unknown) => {
+        if (!(error instanceof ApiException && error.code === 404)) throw error;
+      }),
 
     /**
      * What a kubelet under memory pressure writes to the pod it evicts (there is no kubelet on a

@@ -1,0 +1,55 @@
+import { EXTENSIONS_API_GROUP } from "../domain/agent-sandbox-install.ts";
+import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import { templateLabels } from "../domain/labels.ts";
+import { InvalidSandboxSpecError } from "../domain/problems.ts";
+import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
+import { templateAsSandboxSpec, type SandboxTemplateSpec } from "../domain/sandbox-template.ts";
+import { checkSandboxSpec } from "../domain/validate-sandbox-spec.ts";
+import type { SandboxTemplateManifest, SandboxWarmPoolManifest } from "./manifests.ts";
+import { renderBlueprint } from "./render-sandbox.ts";
+
+// A template as agent-sandbox's extensions take it: a SandboxTemplate holding the blueprint a
+// sandbox of it runs from (rendered exactly as a Sandbox's, so a sandbox from a template is the
+// sandbox the same spec would have made), and the SandboxWarmPool of the same name when the
+// template keeps some started. Pure: the same input gives the same bytes.
+
+export interface RenderTemplateInput {
+  template: SandboxTemplateSpec;
+  defaults: GatewayDefaults;
+  /** The version of extensions.agents.x-k8s.io the cluster serves. */
+  apiVersion: SandboxApiVersion;
+}
+
+export interface RenderTemplateResult {
+  sandboxTemplate: SandboxTemplateManifest;
+  warmPool?: SandboxWarmPoolManifest;
+}
+
+/** Throws InvalidSandboxSpecError when the template's sandbox breaks a rule that depends on the gateway defaults. */
+export function renderSandboxTemplate({ template, defaults, apiVersion }: RenderTemplateInput): RenderTemplateResult {
+  const spec = templateAsSandboxSpec(template);
+  const checked = checkSandboxSpec(spec, defaults);
+  if (!checked.ok) throw new InvalidSandboxSpecError(checked.problems);
+  const namespace = template.namespace ?? defaults.sandboxNamespace;
+  const labels = templateLabels(defaults.labelPrefix, template.name);
+  const metadata = {
+    name: template.name,
+    namespace,
+    labels: { ...labels },
+    ...(template.description === undefined ? {} : { annotations: { [`${defaults.labelPrefix}/description`]: template.description } }),
+  };
+  const sandboxTemplate: SandboxTemplateManifest = {
+    apiVersion: `${EXTENSIONS_API_GROUP}/${apiVersion}`,
+    kind: "SandboxTemplate",
+    metadata,
+    spec: { ...renderBlueprint(spec, checked.workspace, { ...spec.labels, ...labels }), networkPolicyManagement: "Unmanaged" },
+  };
+  if (!template.warmPool) return { sandboxTemplate };
+  const warmPool: SandboxWarmPoolManifest = {
+    apiVersion: `${EXTENSIONS_API_GROUP}/${apiVersion}`,
+    kind: "SandboxWarmPool",
+    metadata: { name: template.name, namespace, labels: { ...labels } },
+    spec: { replicas: template.warmPool.replicas, sandboxTemplateRef: { name: template.name }, updateStrategy: { type: template.warmPool.updateStrategy } },
+  };
+  return { sandboxTemplate, warmPool };
+}
