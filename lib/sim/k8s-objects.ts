@@ -91,6 +91,16 @@ export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerR
   return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller, blockOwnerDeletion: true };
 }
 
+/** controllerutil.SetControllerReference: replaces a reference to the same object (by group, kind and name), else appends. */
+export function setControllerReference(object: KubeObject, owner: StoredObject): void {
+  const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
+  const reference = ownerReferenceTo(owner);
+  const others = (object.metadata.ownerReferences ?? []).filter(
+    (one) => !(groupOf(one.apiVersion) === groupOf(reference.apiVersion) && one.kind === reference.kind && one.name === reference.name),
+  );
+  object.metadata.ownerReferences = [...others, reference];
+}
+
 export function controllerOf(object: KubeObject): OwnerReference | undefined {
   return object.metadata.ownerReferences?.find((reference) => reference.controller);
 }

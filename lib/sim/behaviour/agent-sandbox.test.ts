@@ -1,6 +1,6 @@
 import { ApiException, PatchStrategy, setHeaderOptions, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../testing/eventually.ts";
+import { eventually, eventuallyGone } from "../testing/eventually.ts";
 import { execIn } from "../testing/exec.ts";
 import { aSandbox, startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
 
@@ -34,17 +34,6 @@ async function readyPod(name: string): Promise<V1Pod> {
   });
 }
 
-async function gone(read: () => Promise<unknown>): Promise<void> {
-  await eventually(async () => {
-    try {
-      await read();
-    } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return;
-      throw error;
-    }
-    throw new Error("still there");
-  });
-}
 
 describe("a Sandbox", () => {
   it("gets a pod named after it, owned by it and labelled with the name hash", async () => {
@@ -172,7 +161,7 @@ describe("a Sandbox", () => {
       return read;
     });
     expect([condition(suspended, "Suspended")?.reason, condition(suspended, "Ready")?.reason]).toEqual(["PodTerminated", "SandboxSuspended"]);
-    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-suspend" }));
+    await eventuallyGone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-suspend" }));
     const claim = await sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-suspend" });
     expect(claim.status!.phase).toBe("Bound");
   });
@@ -184,7 +173,7 @@ describe("a Sandbox", () => {
     const patch = (operatingMode: string) =>
       sim.custom.patchNamespacedCustomObject({ ...sandboxes, name: "box-resume", body: { spec: { operatingMode } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
     await patch("Suspended");
-    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-resume" }));
+    await eventuallyGone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-resume" }));
     await patch("Running");
     await readyPod("box-resume");
     expect((await execIn(sim.config, "default", "box-resume", ["cat", "/sandbox/kept.txt"])).stdout).toBe("before\n");
@@ -208,7 +197,7 @@ describe("a Sandbox", () => {
     const scale = (replicas: number) =>
       sim.custom.patchNamespacedCustomObject({ ...sandboxes, version: "v1alpha1", name: "box-replicas", body: { spec: { replicas } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
     await scale(0);
-    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-replicas" }));
+    await eventuallyGone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-replicas" }));
     const claimWhileSuspended = await sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-replicas" });
     await scale(1);
     const back = await readyPod("box-replicas");
@@ -225,8 +214,8 @@ describe("a Sandbox", () => {
     await createSandbox("box-delete");
     await readyPod("box-delete");
     await sim.custom.deleteNamespacedCustomObject({ ...sandboxes, name: "box-delete" });
-    await gone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-delete" }));
-    await gone(() => sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-delete" }));
+    await eventuallyGone(() => sim.core.readNamespacedPod({ namespace: "default", name: "box-delete" }));
+    await eventuallyGone(() => sim.core.readNamespacedPersistentVolumeClaim({ namespace: "default", name: "workspace-box-delete" }));
   });
 });
 

@@ -1,6 +1,6 @@
-import { ApiException, NetworkingV1Api, type CoreV1Event } from "@kubernetes/client-node";
+import { NetworkingV1Api, type CoreV1Event } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../testing/eventually.ts";
+import { eventually, eventuallyGone } from "../testing/eventually.ts";
 import { startSimFixture, type SimFixture } from "../testing/sim-fixture.ts";
 
 // agent-sandbox's extensions as its controllers (v0.5.6) run them: SandboxTemplates with their
@@ -98,17 +98,6 @@ async function eventsAbout(namespace: string, name: string): Promise<CoreV1Event
   return (await sim.core.listNamespacedEvent({ namespace })).items.filter((event) => event.involvedObject.name === name);
 }
 
-async function isGone(load: () => Promise<unknown>): Promise<void> {
-  await eventually(async () => {
-    try {
-      await load();
-    } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return;
-      throw error;
-    }
-    throw new Error("still there");
-  });
-}
 
 describe("a SandboxTemplate", () => {
   it("is labelled with the hash of its name", async () => {
@@ -144,7 +133,7 @@ describe("a SandboxTemplate", () => {
       group: EXTENSIONS, version: "v1beta1", namespace, plural: plural.template, name: "python",
       body: [{ op: "add", path: "/spec/networkPolicyManagement", value: "Unmanaged" }],
     });
-    await isGone(() => networking.readNamespacedNetworkPolicy({ namespace, name: "python-network-policy" }));
+    await eventuallyGone(() => networking.readNamespacedNetworkPolicy({ namespace, name: "python-network-policy" }));
   });
 });
 
@@ -394,7 +383,7 @@ describe("a SandboxClaim", () => {
     await create("claim", namespace, aClaim("mine", "fast", { lifecycle: { shutdownTime, shutdownPolicy: "Retain" } }));
     await readyClaim(namespace, "mine");
     await claimReason(namespace, "mine", "ClaimExpired");
-    await isGone(() => readSandbox(namespace, "mine"));
+    await eventuallyGone(() => readSandbox(namespace, "mine"));
     expect((await read("claim", namespace, "mine")).metadata.name).toBe("mine");
   });
 
@@ -403,7 +392,7 @@ describe("a SandboxClaim", () => {
     await poolOf(namespace, 0);
     const shutdownTime = new Date(sim.cluster.clock.now().getTime() + 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
     await create("claim", namespace, aClaim("mine", "fast", { lifecycle: { shutdownTime, shutdownPolicy: "Delete" } }));
-    await isGone(() => read("claim", namespace, "mine"));
+    await eventuallyGone(() => read("claim", namespace, "mine"));
   });
 
   it("takes its Sandbox with it when deleted", async () => {
@@ -412,6 +401,6 @@ describe("a SandboxClaim", () => {
     await create("claim", namespace, aClaim("mine", "fast"));
     const ready = await readyClaim(namespace, "mine");
     await sim.custom.deleteNamespacedCustomObject({ group: EXTENSIONS, version: "v1beta1", namespace, plural: plural.claim, name: "mine" });
-    await isGone(() => readSandbox(namespace, (ready.status?.sandbox as { name: string }).name));
+    await eventuallyGone(() => readSandbox(namespace, (ready.status?.sandbox as { name: string }).name));
   });
 });

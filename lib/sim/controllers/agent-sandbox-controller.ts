@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import {
-  controllerOf, findCondition, fnv1a32, list, ownerReferenceTo, podPhase, record, refs, removeCondition, setCondition, splitKey, status, timestamp,
+  controllerOf, findCondition, fnv1a32, list, ownerReferenceTo, podPhase, record, refs, removeCondition, setCondition, setControllerReference, splitKey, status, timestamp,
   type Condition,
 } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type OwnerReference, type StoredObject } from "../objects.ts";
@@ -81,15 +81,6 @@ const cannotAdopt = (what: string, name: string) =>
 
 const mayAdopt = (object: KubeObject, hash: string) =>
   object.metadata.labels?.[ADOPTABLE_LABEL] === "true" || object.metadata.labels?.[SANDBOX_NAME_HASH_LABEL] === hash;
-
-/** controllerutil.SetControllerReference: replaces a reference to the same object, else appends. */
-function setControllerReference(object: KubeObject, sandbox: StoredObject): void {
-  const reference = ownerReferenceTo(sandbox);
-  const others = (object.metadata.ownerReferences ?? []).filter(
-    (one) => !(groupOf(one.apiVersion) === groupOf(reference.apiVersion) && one.kind === reference.kind && one.name === reference.name),
-  );
-  object.metadata.ownerReferences = [...others, reference];
-}
 
 const failure = (error: unknown): string => {
   if (error instanceof StatusError) return error.message;

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import { labelKeyErrors, labelValueErrors } from "../api/selectors/validation.ts";
-import { controllerOf, findCondition, keyOf, record, refs, removeCondition, setCondition, splitKey, timestamp, type Condition } from "../k8s-objects.ts";
+import { controllerOf, findCondition, keyOf, record, refs, removeCondition, setCondition, setControllerReference, splitKey, timestamp, type Condition } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
@@ -11,7 +11,6 @@ import {
   ASSIGNED_SANDBOX_ANNOTATION, CLAIMS, CLAIM_UID_LABEL, CREATED_BY_LABEL, DEPRECATED_POD_TEMPLATE_HASH_LABEL, LAUNCH_TYPE_LABEL, NETWORK_POLICIES,
   SAFE_TO_EVICT_ANNOTATION, TEMPLATES, TEMPLATE_HASH_LABEL, TEMPLATE_REF_ANNOTATION, TEMPLATE_REF_HASH_LABEL, TRACE_CONTEXT_ANNOTATION, WARM_POOLS,
   WARM_POOL_LABEL, applySecureDefaults, controllerKeys, blueprintHash, blueprintOf, isControlledBy, isSandboxReady, matchesTemplate, nameHash, refersTo, resourceId,
-  setControllerReference,
 } from "./sandbox-extensions.ts";
 
 // The SandboxClaim controller (extensions/controllers/sandboxclaim_controller.go): hands a claim a

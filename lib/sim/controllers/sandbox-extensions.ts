@@ -52,22 +52,6 @@ export function controllerKeys(event: StoreEvent, kind: string): string[] {
 
 export const isControlledBy = (object: KubeObject, owner: StoredObject) => controllerOf(object)?.uid === owner.metadata.uid;
 
-/** controllerutil.SetControllerReference: replaces a reference to the same object, else appends. */
-export function setControllerReference(object: KubeObject, owner: StoredObject): void {
-  const reference: OwnerReference = {
-    apiVersion: owner.apiVersion,
-    kind: owner.kind,
-    name: owner.metadata.name,
-    uid: owner.metadata.uid,
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-  const others = (object.metadata.ownerReferences ?? []).filter(
-    (one) => !(groupOf(one.apiVersion) === groupOf(reference.apiVersion) && one.kind === reference.kind && one.name === reference.name),
-  );
-  object.metadata.ownerReferences = [...others, reference];
-}
-
 export const isSandboxReady = (sandbox: KubeObject) => findCondition(sandbox, "Ready")?.status === "True";
 
 /** The fields a Sandbox takes from its template (SandboxBlueprint). */

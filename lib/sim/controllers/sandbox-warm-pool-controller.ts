@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import { controllerOf, findCondition, keyOf, record, refs, splitKey } from "../k8s-objects.ts";
+import { controllerOf, findCondition, keyOf, record, refs, setControllerReference, splitKey } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
@@ -9,7 +9,7 @@ import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 import {
   CREATED_BY_LABEL, DEPRECATED_POD_TEMPLATE_HASH_LABEL, LAUNCH_TYPE_LABEL, SAFE_TO_EVICT_ANNOTATION, TEMPLATE_HASH_LABEL, TEMPLATE_REF_ANNOTATION,
   TEMPLATE_REF_HASH_LABEL, TEMPLATES, WARM_POOL_LABEL, WARM_POOLS, applySecureDefaults, blueprintHash, blueprintOf, isSandboxReady, matchesTemplate,
-  controllerKeys, nameHash, podTemplateHash, resourceId, setControllerReference,
+  controllerKeys, nameHash, podTemplateHash, resourceId,
 } from "./sandbox-extensions.ts";
 
 // The SandboxWarmPool controller (extensions/controllers/sandboxwarmpool_controller.go): keeps

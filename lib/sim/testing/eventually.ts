@@ -13,3 +13,16 @@ export async function eventually<T>(check: () => T | Promise<T>, { timeoutMs = 1
     }
   }
 }
+
+/** Waits until `read` answers 404: the object is gone from the cluster. */
+export async function eventuallyGone(read: () => Promise<unknown>, options?: { timeoutMs?: number }): Promise<void> {
+  await eventually(async () => {
+    try {
+      await read();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 404) return;
+      throw error;
+    }
+    throw new Error("still there");
+  }, options);
+}
