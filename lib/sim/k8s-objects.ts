@@ -91,9 +91,14 @@ export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerR
   return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller, blockOwnerDeletion: true };
 }
 
+/** "v1" → "", "policy/v1" → "policy". */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}
+
 /** controllerutil.SetControllerReference: replaces a reference to the same object (by group, kind and name), else appends. */
 export function setControllerReference(object: KubeObject, owner: StoredObject): void {
-  const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
   const reference = ownerReferenceTo(owner);
   const others = (object.metadata.ownerReferences ?? []).filter(
     (one) => !(groupOf(one.apiVersion) === groupOf(reference.apiVersion) && one.kind === reference.kind && one.name === reference.name),

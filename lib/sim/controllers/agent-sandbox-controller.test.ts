@@ -3,7 +3,8 @@ import { ManualClock } from "../clock.ts";
 import { list, record, refs } from "../k8s-objects.ts";
 import type { KubeObject, StoredObject } from "../objects.ts";
 import { ObjectStore } from "../store/object-store.ts";
-import { AgentSandboxController, POD_NAME_ANNOTATION, PROPAGATED_LABELS_ANNOTATION, SANDBOX_NAME_HASH_LABEL } from "./agent-sandbox-controller.ts";
+import { AgentSandboxController, PROPAGATED_LABELS_ANNOTATION, SANDBOX_NAME_HASH_LABEL } from "./agent-sandbox-controller.ts";
+import { POD_NAME_ANNOTATION } from "./sandbox-extensions.ts";
 import { ReconcileLoop } from "./reconciler.ts";
 import { current, edit, settle } from "./test-support.ts";
 

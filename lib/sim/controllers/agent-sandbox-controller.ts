@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import {
-  controllerOf, findCondition, fnv1a32, list, ownerReferenceTo, podPhase, record, refs, removeCondition, setCondition, setControllerReference, splitKey, status, timestamp,
+  controllerOf, findCondition, fnv1a32, groupOf, list, ownerReferenceTo, podPhase, record, refs, removeCondition, setCondition, setControllerReference, splitKey, status, timestamp,
   type Condition,
 } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type OwnerReference, type StoredObject } from "../objects.ts";
@@ -10,6 +10,8 @@ import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
 import { createAsApiServer } from "./create-as-api-server.ts";
 import type { EventRecorder } from "./event-recorder.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
+import { CREATED_BY_LABEL, EXTENSIONS_GROUP, POD_NAME_ANNOTATION, TEMPLATE_REF_HASH_LABEL, TRACE_CONTEXT_ANNOTATION, WARM_POOL_LABEL } from "./sandbox-extensions.ts";
+
 
 // The agent-sandbox controller, sigs.k8s.io/agent-sandbox v0.5.6 controllers/sandbox_controller.go,
 // reconcile for reconcile:
@@ -40,16 +42,10 @@ import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 /** The release of agent-sandbox whose controller this one follows. */
 export const SANDBOX_CONTROLLER_VERSION = "v0.5.6";
 export const SANDBOX_NAME_HASH_LABEL = "agents.x-k8s.io/sandbox-name-hash";
-export const POD_NAME_ANNOTATION = "agents.x-k8s.io/pod-name";
 export const PROPAGATED_LABELS_ANNOTATION = "agents.x-k8s.io/propagated-labels";
 export const PROPAGATED_ANNOTATIONS_ANNOTATION = "agents.x-k8s.io/propagated-annotations";
 const ADOPTABLE_LABEL = "agents.x-k8s.io/adoptable";
-const CREATED_BY_LABEL = "agents.x-k8s.io/created-by";
-const WARM_POOL_LABEL = "agents.x-k8s.io/warm-pool-sandbox";
-const TEMPLATE_REF_HASH_LABEL = "agents.x-k8s.io/sandbox-template-ref-hash";
 const EXTENSION_POD_LABELS = [WARM_POOL_LABEL, TEMPLATE_REF_HASH_LABEL];
-const TRACE_CONTEXT_ANNOTATION = "opentelemetry.io/trace-context";
-const EXTENSIONS_GROUP = "extensions.agents.x-k8s.io";
 const CLUSTER_DOMAIN = "cluster.local";
 /** immediateRequeueDelay */
 const IMMEDIATE_REQUEUE_MS = 1;
@@ -62,7 +58,6 @@ const isControllerManagedPodAnnotation = (key: string) => key === PROPAGATED_LAB
 const normalizeCreatedBy = (value: string) => (["go-client", "python-client", "controller"].includes(value) ? value : "unknown");
 /** Go's %q, for the names in the controller's error messages. */
 const quoted = (text: string) => JSON.stringify(text);
-const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
 const stringMap = (value: unknown) => record(value) as Record<string, string>;
 
 type Ownership = { kind: "owned" } | { kind: "unowned" } | { kind: "other"; ref: OwnerReference };

@@ -3,14 +3,15 @@ import { labelKeyErrors, labelValueErrors } from "../api/selectors/validation.ts
 import { controllerOf, findCondition, keyOf, record, refs, removeCondition, setCondition, setControllerReference, splitKey, timestamp, type Condition } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
-import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import { resourceId, type ObjectStore, type StoreEvent } from "../store/object-store.ts";
 import { createAsApiServer } from "./create-as-api-server.ts";
 import type { EventRecorder } from "./event-recorder.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 import {
   ASSIGNED_SANDBOX_ANNOTATION, CLAIMS, CLAIM_UID_LABEL, CREATED_BY_LABEL, DEPRECATED_POD_TEMPLATE_HASH_LABEL, LAUNCH_TYPE_LABEL, NETWORK_POLICIES,
-  SAFE_TO_EVICT_ANNOTATION, TEMPLATES, TEMPLATE_HASH_LABEL, TEMPLATE_REF_ANNOTATION, TEMPLATE_REF_HASH_LABEL, TRACE_CONTEXT_ANNOTATION, WARM_POOLS,
-  WARM_POOL_LABEL, applySecureDefaults, controllerKeys, blueprintHash, blueprintOf, isControlledBy, isSandboxReady, matchesTemplate, nameHash, refersTo, resourceId,
+  POD_NAME_ANNOTATION, SAFE_TO_EVICT_ANNOTATION, TEMPLATES, TEMPLATE_HASH_LABEL, TEMPLATE_REF_ANNOTATION, TEMPLATE_REF_HASH_LABEL, TRACE_CONTEXT_ANNOTATION,
+  WARM_POOLS, WARM_POOL_LABEL, applySecureDefaults, blueprintHash, blueprintOf, controllerKeys, isControlledBy, isSandboxReady, matchesTemplate, nameHash,
+  refersTo,
 } from "./sandbox-extensions.ts";
 
 // The SandboxClaim controller (extensions/controllers/sandboxclaim_controller.go): hands a claim a
@@ -283,6 +284,7 @@ export class SandboxClaimController implements Reconciler {
     const pool = this.store.peek(WARM_POOLS, claim.metadata.namespace, poolName);
     const template = pool ? this.store.peek(TEMPLATES, claim.metadata.namespace, String(record(record(pool.spec).sandboxTemplateRef).name ?? "")) : undefined;
     const recreate = record(record(pool?.spec).updateStrategy).type === "Recreate";
+    const currentHash = recreate && template ? blueprintHash(template) : undefined;
     const candidates = candidateOrder(
       this.store.list(SANDBOXES, claim.metadata.namespace).filter((sandbox) => refersTo(controllerOf(sandbox), "SandboxWarmPool") && !candidateProblem(sandbox, claim)),
     );
@@ -296,7 +298,7 @@ export class SandboxClaimController implements Reconciler {
         continue;
       }
       // Under Recreate, a candidate made from an older template is passed over (its pool replaces it).
-      if (recreate && template && candidate.metadata.labels?.[TEMPLATE_HASH_LABEL] !== blueprintHash(template) && !matchesTemplate(template, candidate)) continue;
+      if (recreate && template && candidate.metadata.labels?.[TEMPLATE_HASH_LABEL] !== currentHash && !matchesTemplate(template, candidate)) continue;
       if (podIPsOf(candidate).length === 0) {
         pending++;
         continue;
@@ -360,7 +362,7 @@ export class SandboxClaimController implements Reconciler {
     }
     adopted.metadata.ownerReferences = [];
     setControllerReference(adopted, claim);
-    const annotations: Record<string, string> = { ...adopted.metadata.annotations, "agents.x-k8s.io/pod-name": adopted.metadata.name };
+    const annotations: Record<string, string> = { ...adopted.metadata.annotations, [POD_NAME_ANNOTATION]: adopted.metadata.name };
     const trace = claim.metadata.annotations?.[TRACE_CONTEXT_ANNOTATION];
     if (trace) annotations[TRACE_CONTEXT_ANNOTATION] = trace;
     adopted.metadata.annotations = annotations;

@@ -1,11 +1,11 @@
-import { controllerOf, findCondition, fnv1a32, record } from "../k8s-objects.ts";
+import { controllerOf, findCondition, fnv1a32, groupOf, record } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type OwnerReference, type StoredObject } from "../objects.ts";
 import type { StoreEvent } from "../store/object-store.ts";
 
 // What agent-sandbox's extensions controllers (sigs.k8s.io/agent-sandbox v0.5.6
-// extensions/controllers) share: the labels and annotations that tie templates, warm pools,
-// claims, Sandboxes and pods together, the name hashes, and the template's "secure by default"
-// pod settings.
+// extensions/controllers) share, with each other and with its Sandbox controller: the labels and
+// annotations that tie templates, warm pools, claims, Sandboxes and pods together, the name
+// hashes, and the template's "secure by default" pod settings.
 
 export const EXTENSIONS_GROUP = "extensions.agents.x-k8s.io";
 export const TEMPLATES = { group: EXTENSIONS_GROUP, resource: "sandboxtemplates" } as const;
@@ -24,14 +24,11 @@ export const TEMPLATE_REF_ANNOTATION = "agents.x-k8s.io/sandbox-template-ref";
 export const ASSIGNED_SANDBOX_ANNOTATION = "agents.x-k8s.io/sandbox-name";
 export const SAFE_TO_EVICT_ANNOTATION = "cluster-autoscaler.kubernetes.io/safe-to-evict";
 export const TRACE_CONTEXT_ANNOTATION = "opentelemetry.io/trace-context";
+/** The pod agent-sandbox's controller runs a Sandbox in, when it is not named like the Sandbox. */
+export const POD_NAME_ANNOTATION = "agents.x-k8s.io/pod-name";
 
 /** The hash a name is labelled with (controllers.NameHash): FNV-1a, eight hex digits. */
 export const nameHash = fnv1a32;
-
-/** Watch events name resources `group/resource`. */
-export const resourceId = (ref: { group: string; resource: string }) => (ref.group ? `${ref.group}/${ref.resource}` : ref.resource);
-
-const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
 
 /** utils.MatchesGroupKind: a reference to `kind` of the extensions group, whatever its version. */
 export const refersTo = (reference: OwnerReference | undefined, kind: string): reference is OwnerReference =>

@@ -1,11 +1,11 @@
 import { keyOf, record, setControllerReference, splitKey } from "../k8s-objects.ts";
 import { deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
-import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import { resourceId, type ObjectStore, type StoreEvent } from "../store/object-store.ts";
 import { createAsApiServer } from "./create-as-api-server.ts";
 import type { Reconciler } from "./reconciler.ts";
 import {
-  NETWORK_POLICIES, TEMPLATE_REF_HASH_LABEL, TEMPLATES, controllerKeys, isControlledBy, nameHash, resourceId,
+  NETWORK_POLICIES, TEMPLATE_REF_HASH_LABEL, TEMPLATES, controllerKeys, isControlledBy, nameHash,
 } from "./sandbox-extensions.ts";
 
 // The SandboxTemplate controller (extensions/controllers/sandboxtemplate_controller.go): labels

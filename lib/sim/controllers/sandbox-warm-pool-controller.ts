@@ -2,14 +2,14 @@ import type { Clock } from "../clock.ts";
 import { controllerOf, findCondition, keyOf, record, refs, setControllerReference, splitKey } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
 import { StatusError } from "../status-error.ts";
-import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
+import { resourceId, type ObjectStore, type StoreEvent } from "../store/object-store.ts";
 import { createAsApiServer } from "./create-as-api-server.ts";
 import type { EventRecorder } from "./event-recorder.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 import {
-  CREATED_BY_LABEL, DEPRECATED_POD_TEMPLATE_HASH_LABEL, LAUNCH_TYPE_LABEL, SAFE_TO_EVICT_ANNOTATION, TEMPLATE_HASH_LABEL, TEMPLATE_REF_ANNOTATION,
-  TEMPLATE_REF_HASH_LABEL, TEMPLATES, WARM_POOL_LABEL, WARM_POOLS, applySecureDefaults, blueprintHash, blueprintOf, isSandboxReady, matchesTemplate,
-  controllerKeys, nameHash, podTemplateHash, resourceId,
+  CREATED_BY_LABEL, DEPRECATED_POD_TEMPLATE_HASH_LABEL, LAUNCH_TYPE_LABEL, POD_NAME_ANNOTATION, SAFE_TO_EVICT_ANNOTATION, TEMPLATE_HASH_LABEL,
+  TEMPLATE_REF_ANNOTATION, TEMPLATE_REF_HASH_LABEL, TEMPLATES, WARM_POOL_LABEL, WARM_POOLS, applySecureDefaults, blueprintHash, blueprintOf,
+  controllerKeys, isSandboxReady, matchesTemplate, nameHash, podTemplateHash,
 } from "./sandbox-extensions.ts";
 
 // The SandboxWarmPool controller (extensions/controllers/sandboxwarmpool_controller.go): keeps
@@ -242,7 +242,7 @@ export class SandboxWarmPoolController implements Reconciler {
 
   /** isSandboxPodUnschedulable: the pod (by the pod-name annotation, else the Sandbox's name) cannot be placed. */
   private podUnschedulable(sandbox: StoredObject): boolean {
-    const podName = sandbox.metadata.annotations?.["agents.x-k8s.io/pod-name"] || sandbox.metadata.name;
+    const podName = sandbox.metadata.annotations?.[POD_NAME_ANNOTATION] || sandbox.metadata.name;
     const pod = this.store.peek(refs.pods, sandbox.metadata.namespace, podName);
     if (!pod || pod.metadata.deletionTimestamp) return false;
     const scheduled = findCondition(pod, "PodScheduled");

@@ -7,6 +7,8 @@
 // Only the types Berth and kubectl patch are described; every other field of them behaves as an
 // untagged field, which is right for all of them except the few tagged ones left out below.
 
+import { groupOf } from "../../k8s-objects.ts";
+
 export interface PatchFieldMeta {
   /** The patchStrategy tag without "retainKeys": "merge", "replace", or absent (the default). */
   readonly patchStrategy?: "merge" | "replace";
@@ -172,12 +174,6 @@ export const STRATEGIC_MERGE_SCHEMAS: Readonly<Record<string, PatchSchema>> = {
   "apps/ReplicaSet": workload("ReplicaSet"),
   "autoscaling/Scale": metadataOnly("Scale"),
 };
-
-/** "v1" → "", "policy/v1" → "policy". */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? "" : apiVersion.slice(0, slash);
-}
 
 /**
  * The patch metadata for a kind, or undefined when the kind does not support strategic merge
