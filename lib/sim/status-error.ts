@@ -84,3 +84,12 @@ export class StatusError extends Error {
     return StatusError.of(500, "InternalError", `Internal error occurred: ${message}`);
   }
 }
+
+/**
+ * What a controller reports of a failed API call: a Status error's message (the call was refused
+ * as a real API server refuses it); anything else is a bug in the simulation and is rethrown.
+ */
+export function apiFailure(error: unknown): string {
+  if (error instanceof StatusError) return error.message;
+  throw error;
+}

@@ -158,7 +158,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
     log("installing agent-sandbox's CRDs (its extensions' included) and starting kwok and the agent-sandbox controller");
     kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(options.toolsDir, "share", "sandbox-crd.yaml"), "utf8")));
-    for (const file of EXTENSION_CRD_FILES) kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(agentSandboxCrdDir(), file), "utf8")));
+    const crdDir = agentSandboxCrdDir();
+    for (const file of EXTENSION_CRD_FILES) kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(crdDir, file), "utf8")));
     // Not `kubectl wait`: it fails instead of waiting while the new CRD has no conditions yet.
     const established = (crd: string) => kubectl(["get", `crd/${crd}`, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]) === "True";
     await waitFor("agent-sandbox's CRDs", () => Promise.resolve(trying(() => {
@@ -223,11 +224,6 @@ export function kwokDeletesOnlyTerminatingPods(): Record<string, unknown>[] {
   ];
 }
 
-/**
- * agent-sandbox serves v1alpha1 beside v1beta1 through a conversion webhook, which needs the
- * controller's webhook server and certificates. Here both versions are served with
- * `conversion.strategy: None`, as the issue asks: Berth speaks v1beta1, the storage version.
- */
 const EXTENSION_CRDS = ["sandboxtemplates", "sandboxclaims", "sandboxwarmpools"].map((plural) => `${plural}.extensions.agents.x-k8s.io`);
 const EXTENSION_CRD_FILES = EXTENSION_CRDS.map((crd) => `extensions.agents.x-k8s.io_${crd.split(".")[0]}.yaml`);
 
@@ -237,6 +233,11 @@ function agentSandboxCrdDir(): string {
   return path.join(moduleDirectory("sigs.k8s.io/agent-sandbox", pinnedVersion("AGENT_SANDBOX_VERSION"), root), "k8s", "crds");
 }
 
+/**
+ * agent-sandbox serves v1alpha1 beside v1beta1 through a conversion webhook, which needs the
+ * controller's webhook server and certificates. Here both versions are served with
+ * `conversion.strategy: None`: Berth speaks v1beta1, the storage version.
+ */
 export function sandboxCrdWithoutConversionWebhook(crdYaml: string): string {
   const documents = parseAllDocuments(crdYaml).map((document) => document.toJS() as Record<string, unknown> | null).filter((document) => document !== null);
   return documents.map((crd) => {

@@ -1,4 +1,5 @@
 import { connection } from "next/server";
+import { findingLines } from "@/lib/domain/agent-sandbox-install.ts";
 import type { Health } from "@/lib/domain/health.ts";
 import { checkHealth } from "@/lib/server/health.ts";
 import { getRuntime } from "@/lib/server/runtime.ts";
@@ -34,7 +35,7 @@ export function statusItems(health: Health): StatusItem[] {
       label: "Cluster",
       value: health.cluster.connected ? CLUSTER_NAMES[health.cluster.mode] : "Not connected",
       // A half-migrated agent-sandbox install works, but someone should look.
-      tone: !health.cluster.connected ? "neutral" : health.cluster.agentSandbox?.findings.some((finding) => finding.severity === "warning") ? "warning" : "ok",
+      tone: !health.cluster.connected ? "neutral" : health.cluster.agentSandbox && findingLines(health.cluster.agentSandbox, "warning").length > 0 ? "warning" : "ok",
       description: health.cluster.message,
     },
   ];

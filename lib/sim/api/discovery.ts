@@ -16,7 +16,7 @@ export const SERVER_VERSION = {
 
 /** Which group versions an API server serves: all it knows but those withdrawn (`group/version`). */
 export type ServedVersion = (group: string, version: string) => boolean;
-export const everyVersion: ServedVersion = () => true;
+const everyVersion: ServedVersion = () => true;
 
 function versionsOf(group: string, served: ServedVersion): string[] {
   const versions = RESOURCES.filter((definition) => definition.group === group).flatMap((definition) => definition.versions);

@@ -5,7 +5,7 @@ import {
 } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type OwnerReference, type StoredObject } from "../objects.ts";
 import { podDeletionGrace } from "../api/strategies.ts";
-import { StatusError } from "../status-error.ts";
+import { apiFailure, StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
 import { createAsApiServer } from "./create-as-api-server.ts";
 import type { EventRecorder } from "./event-recorder.ts";
@@ -76,11 +76,6 @@ const cannotAdopt = (what: string, name: string) =>
 
 const mayAdopt = (object: KubeObject, hash: string) =>
   object.metadata.labels?.[ADOPTABLE_LABEL] === "true" || object.metadata.labels?.[SANDBOX_NAME_HASH_LABEL] === hash;
-
-const failure = (error: unknown): string => {
-  if (error instanceof StatusError) return error.message;
-  throw error;
-};
 
 /** The pod a reconcile ends with (absent when there is none), or why it could not. */
 interface PodOutcome {
@@ -219,7 +214,7 @@ export class AgentSandboxController implements Reconciler {
           try {
             this.store.update(refs.claims, { ...adopted, metadata: { ...adopted.metadata, resourceVersion: undefined } } as KubeObject);
           } catch (error) {
-            return `failed to patch PVC with owner reference: ${failure(error)}`;
+            return `failed to patch PVC with owner reference: ${apiFailure(error)}`;
           }
         }
         continue;
@@ -241,7 +236,7 @@ export class AgentSandboxController implements Reconciler {
       try {
         this.createAsApiServer("persistentvolumeclaims", claim);
       } catch (error) {
-        return failure(error);
+        return apiFailure(error);
       }
     }
     return undefined;
@@ -276,7 +271,7 @@ export class AgentSandboxController implements Reconciler {
         try {
           this.store.delete(refs.pods, namespace, pod.metadata.name, { gracePeriodSeconds: podDeletionGrace(pod) });
         } catch (error) {
-          return { pod, error: `failed to delete pod: ${failure(error)}` };
+          return { pod, error: `failed to delete pod: ${apiFailure(error)}` };
         }
       }
       // A pod not controlled by this Sandbox is refused, quietly; a terminating one is tracked until it is gone.
@@ -295,7 +290,7 @@ export class AgentSandboxController implements Reconciler {
         if (!existing) return { error: `pod already exists but failed to fetch: ${error.message}` };
         return this.reconcileExistingPod(working, existing);
       }
-      return { error: failure(error) };
+      return { error: apiFailure(error) };
     }
     const error = this.ensurePodNameAnnotation(working, created.metadata.name);
     return error ? { error } : { pod: created };
@@ -321,7 +316,7 @@ export class AgentSandboxController implements Reconciler {
         // A merge patch of the metadata: no resourceVersion precondition.
         current = this.store.update(refs.pods, { ...next, metadata: { ...next.metadata, resourceVersion: undefined } } as KubeObject);
       } catch (error) {
-        return { error: `failed to patch pod: ${failure(error)}` };
+        return { error: `failed to patch pod: ${apiFailure(error)}` };
       }
     }
     const error = this.ensurePodNameAnnotation(working, pod.metadata.name);
@@ -400,7 +395,7 @@ export class AgentSandboxController implements Reconciler {
         setServiceStatus(sandbox, created);
         return { service: created };
       } catch (error) {
-        return { error: failure(error) };
+        return { error: apiFailure(error) };
       }
     }
 
@@ -410,7 +405,7 @@ export class AgentSandboxController implements Reconciler {
         try {
           this.store.delete(refs.services, namespace, name, {});
         } catch (error) {
-          if (!(error instanceof StatusError && error.status.reason === "NotFound")) return { error: `failed to delete service: ${failure(error)}` };
+          if (!(error instanceof StatusError && error.status.reason === "NotFound")) return { error: `failed to delete service: ${apiFailure(error)}` };
         }
       }
       clearServiceStatus(sandbox);
@@ -436,7 +431,7 @@ export class AgentSandboxController implements Reconciler {
       try {
         current = this.store.update(refs.services, adopted);
       } catch (error) {
-        return { error: `failed to update service with owner reference: ${failure(error)}` };
+        return { error: `failed to update service with owner reference: ${apiFailure(error)}` };
       }
     } else {
       const selector = { [SANDBOX_NAME_HASH_LABEL]: hash };
@@ -447,7 +442,7 @@ export class AgentSandboxController implements Reconciler {
         try {
           current = this.store.update(refs.services, { ...fixed, metadata: { ...fixed.metadata, resourceVersion: undefined } } as KubeObject);
         } catch (error) {
-          return { error: `failed to patch owned service: ${failure(error)}` };
+          return { error: `failed to patch owned service: ${apiFailure(error)}` };
         }
       }
     }
@@ -466,7 +461,7 @@ export class AgentSandboxController implements Reconciler {
       try {
         this.store.delete(refs.pods, namespace, podName, { gracePeriodSeconds: podDeletionGrace(pod) });
       } catch (error) {
-        if (!(error instanceof StatusError && error.status.reason === "NotFound")) errors.push(`failed to delete pod: ${failure(error)}`);
+        if (!(error instanceof StatusError && error.status.reason === "NotFound")) errors.push(`failed to delete pod: ${apiFailure(error)}`);
       }
     }
     const service = this.store.peek(refs.services, namespace, sandbox.metadata.name);
@@ -474,7 +469,7 @@ export class AgentSandboxController implements Reconciler {
       try {
         this.store.delete(refs.services, namespace, sandbox.metadata.name, {});
       } catch (error) {
-        if (!(error instanceof StatusError && error.status.reason === "NotFound")) errors.push(`failed to delete service: ${failure(error)}`);
+        if (!(error instanceof StatusError && error.status.reason === "NotFound")) errors.push(`failed to delete service: ${apiFailure(error)}`);
       }
     }
     if (record(sandbox.spec).shutdownPolicy === "Delete") {
@@ -482,7 +477,7 @@ export class AgentSandboxController implements Reconciler {
         this.store.delete(refs.sandboxes, namespace, sandbox.metadata.name, {});
         return { deleted: true, errors: [] };
       } catch (error) {
-        if (!(error instanceof StatusError && error.status.reason === "NotFound")) errors.push(`failed to delete sandbox: ${failure(error)}`);
+        if (!(error instanceof StatusError && error.status.reason === "NotFound")) errors.push(`failed to delete sandbox: ${apiFailure(error)}`);
         else return { deleted: true, errors: [] };
       }
     }
@@ -532,7 +527,7 @@ export class AgentSandboxController implements Reconciler {
       working.sandbox = { ...patched, status: sandbox.status };
       if (sandbox.status === undefined) delete working.sandbox.status;
     } catch (error) {
-      return `${what}: ${failure(error)}`;
+      return `${what}: ${apiFailure(error)}`;
     }
     return undefined;
   }

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.ts";
 import { controllerOf, findCondition, keyOf, record, refs, setControllerReference, splitKey } from "../k8s-objects.ts";
 import { clone, deepEqual, type KubeObject, type StoredObject } from "../objects.ts";
-import { StatusError } from "../status-error.ts";
+import { apiFailure, StatusError } from "../status-error.ts";
 import { resourceId, type ObjectStore, type StoreEvent } from "../store/object-store.ts";
 import { createAsApiServer } from "./create-as-api-server.ts";
 import type { EventRecorder } from "./event-recorder.ts";
@@ -42,11 +42,6 @@ interface Membership {
   terminating: number;
   errors: string[];
 }
-
-const failure = (error: unknown): string => {
-  if (error instanceof StatusError) return error.message;
-  throw error;
-};
 
 export class SandboxWarmPoolController implements Reconciler {
   readonly name = "sandboxwarmpool";
@@ -128,7 +123,7 @@ export class SandboxWarmPoolController implements Reconciler {
         try {
           createAsApiServer(this.store, SANDBOXES.group, SANDBOXES.resource, clone(blueprint));
         } catch (error) {
-          errors.push(failure(error));
+          errors.push(apiFailure(error));
           break;
         }
       }
@@ -176,7 +171,7 @@ export class SandboxWarmPoolController implements Reconciler {
         try {
           sandbox = this.store.update(SANDBOXES, changed);
         } catch (error) {
-          result.errors.push(failure(error));
+          result.errors.push(apiFailure(error));
           continue;
         }
       }
@@ -235,7 +230,7 @@ export class SandboxWarmPoolController implements Reconciler {
       return true;
     } catch (error) {
       if (error instanceof StatusError && error.code === 404) return true;
-      errors.push(failure(error));
+      errors.push(apiFailure(error));
       return false;
     }
   }
