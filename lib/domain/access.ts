@@ -33,6 +33,8 @@ export type AccessAttributes = { resource: ResourceAttributes } | { nonResource:
 /** The Kubernetes resources Berth acts on for people, by the name a person reads in a refusal. */
 export const KUBERNETES_RESOURCES = {
   sandboxes: { group: "agents.x-k8s.io", resource: "sandboxes" },
+  sandboxTemplates: { group: "extensions.agents.x-k8s.io", resource: "sandboxtemplates" },
+  sandboxWarmPools: { group: "extensions.agents.x-k8s.io", resource: "sandboxwarmpools" },
   pods: { group: "", resource: "pods" },
   persistentVolumeClaims: { group: "", resource: "persistentvolumeclaims" },
   persistentVolumes: { group: "", resource: "persistentvolumes" },

@@ -25,6 +25,9 @@ export interface BerthRole {
 }
 
 const READ = ["get", "list", "watch"];
+const EXTENSIONS = "extensions.agents.x-k8s.io";
+/** Templates and their pools: what a sandbox can be made from, seen by everyone who sees sandboxes. */
+const readTemplates: PolicyRule = { apiGroups: [EXTENSIONS], resources: ["sandboxtemplates", "sandboxwarmpools"], verbs: READ };
 const WRITE = ["get", "list", "watch", "create", "update", "patch", "delete"];
 
 const viewerRules: PolicyRule[] = [
@@ -32,6 +35,7 @@ const viewerRules: PolicyRule[] = [
   { apiGroups: [""], resources: ["pods", "persistentvolumeclaims", "events"], verbs: READ },
   { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: READ },
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshots"], verbs: READ },
+  readTemplates,
 ];
 
 const developerRules: PolicyRule[] = [
@@ -45,6 +49,7 @@ const developerRules: PolicyRule[] = [
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshots"], verbs: [...READ, "create", "delete"] },
   // The sandbox's own Secret of secret values, and the names of the namespace's Secrets.
   { apiGroups: [""], resources: ["secrets"], verbs: ["list", "create", "patch", "delete"] },
+  readTemplates,
 ];
 
 const clusterViewerRules: PolicyRule[] = [
@@ -54,7 +59,8 @@ const clusterViewerRules: PolicyRule[] = [
 ];
 
 const platformAdminRules: PolicyRule[] = [
-  ...developerRules,
+  ...developerRules.filter((rule) => rule !== readTemplates),
+  { apiGroups: [EXTENSIONS], resources: ["sandboxtemplates", "sandboxwarmpools"], verbs: WRITE },
   { apiGroups: [""], resources: ["nodes"], verbs: [...READ, "patch"] },
   { apiGroups: [""], resources: ["pods/eviction"], verbs: ["create"] },
   { apiGroups: [""], resources: ["persistentvolumes"], verbs: [...READ, "patch"] },
@@ -71,7 +77,7 @@ export const BERTH_ROLES: BerthRole[] = [
   { name: "berth-viewer", binding: "namespace", description: "Sees the sandboxes, claims and timelines of the namespaces it is bound in", rules: viewerRules },
   { name: "berth-developer", binding: "namespace", description: "Creates, runs, stops and deletes sandboxes and their claims, runs commands and checkpoints, in the namespaces it is bound in", rules: developerRules },
   { name: "berth-cluster-viewer", binding: "cluster", description: "Sees the nodes, the storage classes and the gateway defaults: what every viewer and developer needs across the cluster", rules: clusterViewerRules },
-  { name: "berth-platform-admin", binding: "cluster", description: "Everything, in every namespace: nodes, maintenance, settings, the audit log, the simulator", rules: platformAdminRules },
+  { name: "berth-platform-admin", binding: "cluster", description: "Everything, in every namespace: templates and warm pools, nodes, maintenance, settings, the audit log, the simulator", rules: platformAdminRules },
 ];
 
 const matches = (values: string[] | undefined, value: string) => (values ?? []).some((one) => one === "*" || one === value);
@@ -112,6 +118,8 @@ export const BERTH_SERVICE_ACCOUNT_RULES: PolicyRule[] = [
   { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: ["get", "list", "watch", "create", "patch", "delete"] },
   { apiGroups: ["storage.k8s.io"], resources: ["storageclasses"], verbs: ["get", "list"] },
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshots"], verbs: ["get", "create"] },
+  // The Templates page lists every namespace's at once, then shows each person those they may list.
+  { apiGroups: [EXTENSIONS], resources: ["sandboxtemplates", "sandboxwarmpools"], verbs: ["list"] },
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshotclasses"], verbs: ["list"] },
   { apiGroups: [""], resources: ["users", "groups"], verbs: ["impersonate"] },
   { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },

@@ -17,7 +17,9 @@ import { pageRequestSchema, pageSchema, sandboxRecordSchema } from "./sandbox-re
 import { sandboxSpecSchema } from "./sandbox-spec.ts";
 import { secretNamesSchema } from "./secret-names.ts";
 import { simulatorActionResultSchema, simulatorDrainOptionsSchema, simulatorNodeActionSchema, simulatorObjectNameSchema, simulatorPodActionSchema, simulatorStateSchema } from "./simulator.ts";
+import { sandboxTemplateSpecSchema } from "./sandbox-template.ts";
 import { storageClassListSchema } from "./storage-class.ts";
+import { templateViewSchema } from "./template-view.ts";
 import { timelineEventSchema } from "./timeline.ts";
 import { volumeSchema } from "./volume.ts";
 import { volumeExpansionSchema } from "./volume-actions.ts";
@@ -103,6 +105,7 @@ const sandboxParams = z.object({ id: uuidParameter });
 const nodeParams = z.object({ name: simulatorObjectNameSchema });
 const runParams = z.object({ id: z.uuid("id must be a maintenance run id (a UUID)") });
 const volumeParams = z.object({ namespace: simulatorObjectNameSchema, name: simulatorObjectNameSchema });
+const templateParams = z.object({ namespace: simulatorObjectNameSchema, name: simulatorObjectNameSchema });
 
 const created = <Schema extends z.ZodType>(schema: Schema, description: string) => ({ 201: { description, schema } });
 const ok = <Schema extends z.ZodType>(schema: Schema, description = "OK") => ({ 200: { description, schema } });
@@ -131,6 +134,7 @@ const volumeListQuerySchema = pageRequestSchema.extend({
   /** Kubernetes' label selector syntax, over the claim's labels (Berth's own included). */
   labelSelector: labelSelectorSchema.optional(),
 });
+const templateDeletionSchema = z.object({ namespace: z.string(), name: z.string(), warmPoolDeleted: z.boolean() });
 const itemsOf = <Schema extends z.ZodType>(item: Schema) => z.object({ items: z.array(item) });
 
 export const ENDPOINTS = {
@@ -337,6 +341,55 @@ export const ENDPOINTS = {
     answers: accepted(volumeExpansionResultSchema, "Requested"),
     problems: [400, 404, 409, 503],
     audit: { action: "volume.expand", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  listTemplates: {
+    method: "GET",
+    path: "/api/v1/templates",
+    summary: "Sandbox templates (SandboxTemplate, with the SandboxWarmPool of the same name: target, members, ready), by namespace then name",
+    access: { kind: "signed-in", shows: "the templates of namespaces where the person may list sandboxtemplates.extensions.agents.x-k8s.io" },
+    query: z.object({ namespace: simulatorObjectNameSchema.optional() }),
+    answers: ok(itemsOf(templateViewSchema)),
+    problems: [400, 503],
+  },
+  createTemplate: {
+    method: "POST",
+    path: "/api/v1/templates",
+    summary: "Create a template (its SandboxTemplate, and its SandboxWarmPool when it keeps sandboxes warm), as the person: both or neither; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.sandboxTemplates, "spec"),
+    body: { schema: sandboxTemplateSpecSchema, required: true, validatedByHandler: true },
+    answers: created(templateViewSchema, "Created"),
+    problems: [400, 403, 409, 503],
+    audit: { action: "template.create", targetKind: "SandboxTemplate", recordedBy: "lifecycle" },
+  },
+  getTemplate: {
+    method: "GET",
+    path: "/api/v1/templates/{namespace}/{name}",
+    summary: "One template, with its warm pool's counts",
+    access: kubernetes("get", KUBERNETES_RESOURCES.sandboxTemplates, "path"),
+    params: templateParams,
+    answers: ok(templateViewSchema),
+    problems: [404, 503],
+  },
+  updateTemplate: {
+    method: "PUT",
+    path: "/api/v1/templates/{namespace}/{name}",
+    summary: "Replace a template made through Berth with the one sent (the whole of it); its warm pool is made, changed or removed to match; audited",
+    access: kubernetes("update", KUBERNETES_RESOURCES.sandboxTemplates, "path"),
+    params: templateParams,
+    body: { schema: sandboxTemplateSpecSchema, required: true, validatedByHandler: true },
+    answers: ok(templateViewSchema),
+    problems: [400, 403, 404, 409, 503],
+    audit: { action: "template.update", targetKind: "SandboxTemplate", recordedBy: "lifecycle" },
+  },
+  deleteTemplate: {
+    method: "DELETE",
+    path: "/api/v1/templates/{namespace}/{name}",
+    summary: "Delete a template and its warm pool (the pool's waiting sandboxes go with it; sandboxes already handed out stay); audited",
+    access: kubernetes("delete", KUBERNETES_RESOURCES.sandboxTemplates, "path"),
+    params: templateParams,
+    answers: ok(templateDeletionSchema, "Deleted"),
+    problems: [403, 404, 503],
+    audit: { action: "template.delete", targetKind: "SandboxTemplate", recordedBy: "lifecycle" },
   },
   listStorageClasses: {
     method: "GET",

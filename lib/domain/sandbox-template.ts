@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { dns1123Label } from "./kubernetes-names.ts";
-import { reportProblem } from "./problems.ts";
+import type { GatewayDefaults } from "./gateway-defaults.ts";
+import { type GatewayLimits, limitProblems } from "./gateway-limits.ts";
+import { problemsFromZodError, reportProblem, type SpecProblem } from "./problems.ts";
 import { refineSandboxSpec, sandboxSpecFields, type SandboxSpec } from "./sandbox-spec.ts";
+import { checkSandboxSpec } from "./validate-sandbox-spec.ts";
 
 // A sandbox template: what a platform admin decides once for many sandboxes of a namespace
 // (profile, image, resources, workspace backend, storage class, disruption policy), and whether
@@ -92,4 +95,23 @@ export type SandboxTemplateSpecInput = z.input<typeof sandboxTemplateSpecSchema>
 /** The sandbox spec a template stands for, named as its SandboxTemplate: what the renderer and the workspace rules check. */
 export function templateAsSandboxSpec(template: SandboxTemplateSpec): SandboxSpec {
   return { ...template.sandbox, name: template.name, ...(template.namespace === undefined ? {} : { namespace: template.namespace }) };
+}
+
+/** A problem of the template's sandbox, pointed at the template's field: `workspace.claim` is `sandbox.workspace.claim`. */
+const inTemplate = (problem: SpecProblem): SpecProblem => (problem.path[0] === "name" || problem.path[0] === "namespace" ? problem : { ...problem, path: ["sandbox", ...problem.path] });
+
+/**
+ * The one validation a template's create and edit run: the schema, then the rules a sandbox of
+ * it would meet at create (the workspace against the gateway defaults, the gateway's limits) —
+ * so that no template can make sandboxes a create would refuse.
+ */
+export function validateSandboxTemplate(input: unknown, defaults: GatewayDefaults, limits: GatewayLimits): { ok: true; template: SandboxTemplateSpec } | { ok: false; problems: SpecProblem[] } {
+  const parsed = sandboxTemplateSpecSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, problems: problemsFromZodError(parsed.error) };
+  const spec = templateAsSandboxSpec(parsed.data);
+  const checked = checkSandboxSpec(spec, defaults);
+  if (!checked.ok) return { ok: false, problems: checked.problems.map(inTemplate) };
+  const overLimits = limitProblems(spec, checked.workspace, limits);
+  if (overLimits.length > 0) return { ok: false, problems: overLimits.map(inTemplate) };
+  return { ok: true, template: parsed.data };
 }

@@ -4,6 +4,7 @@ import { templateLabels } from "../domain/labels.ts";
 import { InvalidSandboxSpecError } from "../domain/problems.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import { templateAsSandboxSpec, type SandboxTemplateSpec } from "../domain/sandbox-template.ts";
+import { templateSpecAnnotation } from "../domain/template-view.ts";
 import { checkSandboxSpec } from "../domain/validate-sandbox-spec.ts";
 import type { SandboxTemplateManifest, SandboxWarmPoolManifest } from "./manifests.ts";
 import { renderBlueprint } from "./render-sandbox.ts";
@@ -25,6 +26,12 @@ export interface RenderTemplateResult {
   warmPool?: SandboxWarmPoolManifest;
 }
 
+/** The template without its name and namespace (the object's own), as stable JSON. */
+function keptTemplateSpec(template: SandboxTemplateSpec): string {
+  const { name: _name, namespace: _namespace, ...kept } = template;
+  return JSON.stringify(kept);
+}
+
 /** Throws InvalidSandboxSpecError when the template's sandbox breaks a rule that depends on the gateway defaults. */
 export function renderSandboxTemplate({ template, defaults, apiVersion }: RenderTemplateInput): RenderTemplateResult {
   const spec = templateAsSandboxSpec(template);
@@ -36,7 +43,8 @@ export function renderSandboxTemplate({ template, defaults, apiVersion }: Render
     name: template.name,
     namespace,
     labels: { ...labels },
-    ...(template.description === undefined ? {} : { annotations: { [`${defaults.labelPrefix}/description`]: template.description } }),
+    // The template as given, for Berth to show and edit it from the cluster alone (lib/domain/template-view.ts).
+    annotations: { [templateSpecAnnotation(defaults.labelPrefix)]: keptTemplateSpec(template) },
   };
   const sandboxTemplate: SandboxTemplateManifest = {
     apiVersion: `${EXTENSIONS_API_GROUP}/${apiVersion}`,

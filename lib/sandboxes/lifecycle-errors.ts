@@ -89,3 +89,23 @@ export class VolumeStateError extends Error {
     this.name = "VolumeStateError";
   }
 }
+
+/** The namespace has no template of that name, or the person may not see it (404). */
+export class TemplateNotFoundError extends Error {
+  constructor(namespace: string, name: string) {
+    super(`Namespace ${namespace} has no template named ${name}. GET /api/v1/templates lists the templates you may see.`);
+    this.name = "TemplateNotFoundError";
+  }
+}
+
+/** The template conflicts with what exists (409): its name is taken, it changed meanwhile, or Berth did not make it. */
+export class TemplateConflictError extends Error {
+  constructor(
+    message: string,
+    /** The field at fault, where one is. */
+    readonly path: string[],
+  ) {
+    super(message);
+    this.name = "TemplateConflictError";
+  }
+}

@@ -1,6 +1,6 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
 import type { CommandNotStartedError } from "../kube/pod-exec.ts";
-import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError } from "../sandboxes/lifecycle-errors.ts";
+import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError, type TemplateConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, type ProblemDetails } from "./problem-details.ts";
 import type { PayloadTooLargeError, UnreadableBodyError } from "./request-body.ts";
@@ -59,6 +59,10 @@ export function problemFor(error: unknown): ProblemDetails {
   if (named(error, "VolumeNotFoundError")) return problem(404, "volume-not-found", "No such claim", error.message);
   if (named(error, "VolumeInUseError")) return problem(409, "volume-in-use", "The claim is in use", error.message);
   if (named(error, "VolumeStateError")) return problem(409, "volume-wrong-state", "The claim cannot do that now", error.message);
+  if (named(error, "TemplateNotFoundError")) return problem(404, "template-not-found", "No such template", error.message);
+  if (named<TemplateConflictError>(error, "TemplateConflictError")) {
+    return problem(409, "template-conflict", "The template conflicts with what exists", error.message, error.path.length > 0 ? [{ code: "template.conflict", path: error.path, message: error.message }] : undefined);
+  }
   if (named(error, "SandboxNotFoundError")) return problem(404, "not-found", "No such sandbox", error.message);
   if (named(error, "NodeNotFoundError")) return problem(404, "node-not-found", "No such node", error.message);
   if (named(error, "MaintenanceRunNotFoundError")) return problem(404, "maintenance-not-found", "No such maintenance run", error.message);

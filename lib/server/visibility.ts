@@ -9,6 +9,7 @@ import type { Runtime } from "./runtime.ts";
 
 const LIST_SANDBOXES = { verb: "list", ...KUBERNETES_RESOURCES.sandboxes } as const satisfies Omit<ResourceAttributes, "namespace">;
 const LIST_CLAIMS = { verb: "list", ...KUBERNETES_RESOURCES.persistentVolumeClaims } as const satisfies Omit<ResourceAttributes, "namespace">;
+const LIST_TEMPLATES = { verb: "list", ...KUBERNETES_RESOURCES.sandboxTemplates } as const satisfies Omit<ResourceAttributes, "namespace">;
 
 type Identity = Pick<Runtime, "identity">;
 
@@ -20,6 +21,12 @@ export function namespacesWithVisibleSandboxes(runtime: Identity, person: Person
 /** The namespaces among `namespaces` whose claims the person may list. */
 export function namespacesWithVisibleClaims(runtime: Identity, person: Person, namespaces: Iterable<string>): Promise<Set<string>> {
   return runtime.identity.decisions.namespacesAllowing(person, LIST_CLAIMS, namespaces);
+}
+
+/** Of `items`, those in namespaces where the person may list sandbox templates. */
+export async function visibleTemplateItems<Item extends { namespace: string }>(runtime: Identity, person: Person, items: Item[]): Promise<Item[]> {
+  const visible = await runtime.identity.decisions.namespacesAllowing(person, LIST_TEMPLATES, items.map((item) => item.namespace));
+  return items.filter((item) => visible.has(item.namespace));
 }
 
 /** Of `items`, those in namespaces where the person may list sandboxes. */

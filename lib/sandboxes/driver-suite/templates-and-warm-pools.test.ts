@@ -1,13 +1,22 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxTemplateSpecSchema } from "../../domain/sandbox-template.ts";
+import { DEFAULT_GATEWAY_LIMITS } from "../../domain/gateway-limits.ts";
+import type { Person } from "../../domain/person.ts";
+import { sandboxTemplateSpecSchema, type SandboxTemplateSpecInput } from "../../domain/sandbox-template.ts";
+import { anActor } from "../../domain/test-fixtures.ts";
+import type { TemplateView } from "../../domain/template-view.ts";
+import { accessObjects, group } from "../../kube/access-objects.ts";
+import { connectionFor } from "../../kube/acting-as.ts";
+import { templateResources } from "../../kube/template-resources.ts";
 import { renderSandboxTemplate } from "../../render/render-template.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
-import { startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
+import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate, type TemplateDeps } from "../templates.ts";
+import { platformAdmin, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
 
 // Driver suite: a template as Berth renders it, taken by agent-sandbox's extensions — its warm
 // pool filled with Ready sandboxes, a claim handed one of them — on the embedded cluster in
-// `npm test` and by the real controller (run with --extensions) in `npm run test:cluster`.
+// `npm test` and by the real controller (run with --extensions) in `npm run test:cluster`; and
+// the same through Berth's template actions, as a person whose RBAC decides.
 
 let world: SuiteWorld;
 const made: { plural: "sandboxtemplates" | "sandboxwarmpools" | "sandboxclaims"; name: string }[] = [];
@@ -68,5 +77,102 @@ describe("a Berth template on agent-sandbox's extensions", () => {
       return status;
     }, { timeoutMs: world.cluster.patienceMs });
     expect(claimed.sandbox?.name).toBe(warm!.metadata!.name);
+  });
+});
+
+describe("templates through Berth, as the person asking", () => {
+  let admin: Person;
+  beforeAll(async () => {
+    admin = await platformAdmin(world);
+  });
+
+  const depsAs = (person: Person): TemplateDeps => ({
+    store: world.deps.store,
+    resources: templateResources(connectionFor(world.cluster.connection, { kind: "impersonate", person }), "v1beta1"),
+    apiVersion: "v1beta1",
+    defaults: world.deps.defaults,
+    limits: DEFAULT_GATEWAY_LIMITS,
+  });
+  const templateInput = (name: string, replicas: number): SandboxTemplateSpecInput => ({
+    name,
+    namespace: "default",
+    description: "ephemeral agents",
+    sandbox: { workspace: { backend: "ephemeral" }, disruptionPolicy: { terminationGracePeriodSeconds: 3 } },
+    warmPool: { replicas },
+  });
+  const viewWhen = (name: string, check: (view: TemplateView) => boolean) =>
+    eventually(async () => {
+      const view = await getTemplate(depsAs(admin), "default", name);
+      if (!check(view)) throw new Error(`template ${name}: ${JSON.stringify(view.warmPool)}`);
+      return view;
+    }, { timeoutMs: world.cluster.patienceMs });
+  const stored = async (name: string) => ({
+    template: (await world.operator.getExtension("sandboxtemplates", "default", name)) !== null,
+    pool: (await world.operator.getExtension("sandboxwarmpools", "default", name)) !== null,
+  });
+
+  describe("a platform admin's pooled template", () => {
+    let name: string;
+    beforeAll(async () => {
+      name = world.named("berth-pool");
+      made.push({ plural: "sandboxtemplates", name }, { plural: "sandboxwarmpools", name });
+      await createTemplate(depsAs(admin), templateInput(name, 1), anActor(admin.username));
+    });
+
+    it("is shown as it was given, its pool filling to its target", async () => {
+      const view = await viewWhen(name, (one) => one.warmPool?.ready === 1);
+      expect(view).toMatchObject({ managedByBerth: true, description: "ephemeral agents", spec: { name, sandbox: { workspace: { backend: "ephemeral" } } }, warmPool: { replicas: 1, ready: 1 } });
+    });
+
+    it("grows its pool when edited to more replicas", async () => {
+      await updateTemplate(depsAs(admin), "default", name, templateInput(name, 2), anActor(admin.username));
+      await viewWhen(name, (one) => one.warmPool?.replicas === 2 && one.warmPool.ready === 2);
+    });
+
+    it("is listed with its pool's counts", async () => {
+      const listed = (await listTemplates(depsAs(admin), "default")).find((one) => one.name === name);
+      expect(listed?.warmPool?.replicas).toBe(2);
+    });
+
+    it("goes with its pool and the pool's sandboxes when deleted", async () => {
+      await deleteTemplate(depsAs(admin), "default", name, anActor(admin.username));
+      expect(await stored(name)).toEqual({ template: false, pool: false });
+      await eventually(async () => {
+        const members = (await world.operator.listSandboxes("default")).filter((sandbox) => sandbox.metadata?.name?.startsWith(`${name}-`) && !sandbox.metadata.deletionTimestamp);
+        if (members.length > 0) throw new Error(`still pooled: ${members.map((one) => one.metadata?.name).join(", ")}`);
+      }, { timeoutMs: world.cluster.patienceMs });
+    });
+  });
+
+  it("refuses a person who may make templates but not warm pools before making anything", async () => {
+    const author: Person = { username: world.named("tess"), groups: [world.named("template-authors")] };
+    const operator = accessObjects(world.cluster.operatorConnection);
+    const role = world.named("template-author");
+    await operator.ensureClusterRole(role, [{ apiGroups: ["extensions.agents.x-k8s.io"], resources: ["sandboxtemplates"], verbs: ["get", "list", "create", "update", "delete"] }]);
+    await operator.ensureClusterRoleBinding(role, role, [group(author.groups[0]!)]);
+    const name = world.named("half");
+    made.push({ plural: "sandboxtemplates", name });
+    await expect(createTemplate(depsAs(author), templateInput(name, 1), anActor(author.username))).rejects.toMatchObject({ code: 403 });
+    expect(await stored(name)).toEqual({ template: false, pool: false });
+  });
+
+  it("shows a template made elsewhere, and refuses to edit it", async () => {
+    const name = world.named("foreign");
+    made.push({ plural: "sandboxtemplates", name });
+    await world.operator.createExtension("sandboxtemplates", "default", {
+      apiVersion: "extensions.agents.x-k8s.io/v1beta1",
+      kind: "SandboxTemplate",
+      metadata: { name },
+      spec: { podTemplate: { spec: { containers: [{ name: "agent", image: "python:3.12-slim" }] } } },
+    });
+    expect(await getTemplate(depsAs(admin), "default", name)).toMatchObject({ managedByBerth: false, spec: null, image: "python:3.12-slim", warmPool: null });
+    await expect(updateTemplate(depsAs(admin), "default", name, templateInput(name, 1), anActor(admin.username))).rejects.toMatchObject({ name: "TemplateConflictError" });
+  });
+
+  it("refuses a second template of a taken name, naming the field", async () => {
+    const name = world.named("taken");
+    made.push({ plural: "sandboxtemplates", name });
+    await createTemplate(depsAs(admin), { ...templateInput(name, 0), warmPool: undefined }, anActor(admin.username));
+    await expect(createTemplate(depsAs(admin), { ...templateInput(name, 0), warmPool: undefined }, anActor(admin.username))).rejects.toMatchObject({ name: "TemplateConflictError", path: ["name"] });
   });
 });

@@ -1,0 +1,75 @@
+import { CustomObjectsApi } from "@kubernetes/client-node";
+import { EXTENSIONS_API_GROUP } from "../domain/agent-sandbox-install.ts";
+import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
+import type { SandboxTemplateManifest, SandboxWarmPoolManifest } from "../render/manifests.ts";
+import type { ClusterConnection } from "./cluster-connection.ts";
+import { kube, nullIfNotFound } from "./kube-errors.ts";
+
+// The objects behind a Berth template — its SandboxTemplate and the SandboxWarmPool of the same
+// name — in agent-sandbox's extensions group, as intent-named calls over client-node. Writes
+// carry what they were decided on: a replace its resourceVersion, a delete the uid it read, so
+// an object changed or recreated meanwhile is refused (409) rather than overwritten.
+
+/** A SandboxTemplate or SandboxWarmPool as the API server answers it; read further by lib/domain/template-view.ts. */
+export interface StoredExtensionObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; uid: string; resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+
+/** dryRun: the API server validates and authorizes the write, and stores nothing. */
+interface WriteOptions {
+  dryRun?: boolean;
+}
+
+const TEMPLATES = "sandboxtemplates";
+const WARM_POOLS = "sandboxwarmpools";
+type Plural = typeof TEMPLATES | typeof WARM_POOLS;
+
+export function templateResources(connection: ClusterConnection, version: SandboxApiVersion) {
+  const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
+  const at = (plural: Plural, namespace: string) => ({ group: EXTENSIONS_API_GROUP, version, plural, namespace });
+
+  const list = async (plural: Plural, namespace?: string): Promise<StoredExtensionObject[]> => {
+    const answer = await kube(() =>
+      namespace === undefined ? custom.listClusterCustomObject({ group: EXTENSIONS_API_GROUP, version, plural }) : custom.listNamespacedCustomObject(at(plural, namespace)),
+    );
+    return (answer as { items: StoredExtensionObject[] }).items;
+  };
+  const read = (plural: Plural, namespace: string, name: string) => nullIfNotFound(() => custom.getNamespacedCustomObject({ ...at(plural, namespace), name })) as Promise<StoredExtensionObject | null>;
+  const dryRun = (options: WriteOptions) => (options.dryRun ? { dryRun: "All" } : {});
+  const create = async (plural: Plural, manifest: SandboxTemplateManifest | SandboxWarmPoolManifest, options: WriteOptions) =>
+    (await kube(() => custom.createNamespacedCustomObject({ ...at(plural, manifest.metadata.namespace!), body: manifest, ...dryRun(options) }))) as StoredExtensionObject;
+  const replace = async (plural: Plural, manifest: SandboxTemplateManifest | SandboxWarmPoolManifest | StoredExtensionObject, resourceVersion: string, options: WriteOptions) =>
+    (await kube(() =>
+      custom.replaceNamespacedCustomObject({
+        ...at(plural, manifest.metadata.namespace!),
+        name: manifest.metadata.name!,
+        body: { ...manifest, metadata: { ...manifest.metadata, resourceVersion } },
+        ...dryRun(options),
+      }),
+    )) as StoredExtensionObject;
+  /** Gone already counts as done. */
+  const remove = async (plural: Plural, namespace: string, name: string, uid: string) => {
+    await nullIfNotFound(() => custom.deleteNamespacedCustomObject({ ...at(plural, namespace), name, body: { preconditions: { uid } } }));
+  };
+
+  return {
+    /** Every namespace's without `namespace` (Berth's own lists), one namespace's with it. */
+    listTemplates: (namespace?: string) => list(TEMPLATES, namespace),
+    listWarmPools: (namespace?: string) => list(WARM_POOLS, namespace),
+    readTemplate: (namespace: string, name: string) => read(TEMPLATES, namespace, name),
+    readWarmPool: (namespace: string, name: string) => read(WARM_POOLS, namespace, name),
+    createTemplate: (manifest: SandboxTemplateManifest, options: WriteOptions = {}) => create(TEMPLATES, manifest, options),
+    createWarmPool: (manifest: SandboxWarmPoolManifest, options: WriteOptions = {}) => create(WARM_POOLS, manifest, options),
+    /** A rendered template, or (to put one back) the object as it was read. */
+    replaceTemplate: (manifest: SandboxTemplateManifest | StoredExtensionObject, resourceVersion: string, options: WriteOptions = {}) => replace(TEMPLATES, manifest, resourceVersion, options),
+    replaceWarmPool: (manifest: SandboxWarmPoolManifest, resourceVersion: string, options: WriteOptions = {}) => replace(WARM_POOLS, manifest, resourceVersion, options),
+    deleteTemplate: (namespace: string, name: string, uid: string) => remove(TEMPLATES, namespace, name, uid),
+    deleteWarmPool: (namespace: string, name: string, uid: string) => remove(WARM_POOLS, namespace, name, uid),
+  };
+}
+
+export type TemplateResources = ReturnType<typeof templateResources>;

@@ -1,0 +1,174 @@
+import type { Actor } from "../domain/audit.ts";
+import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
+import type { GatewayLimits } from "../domain/gateway-limits.ts";
+import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
+import { validateSandboxTemplate, type SandboxTemplateSpec } from "../domain/sandbox-template.ts";
+import { templateView, type TemplateView } from "../domain/template-view.ts";
+import { KubeApiError } from "../kube/kube-errors.ts";
+import type { StoredExtensionObject, TemplateResources } from "../kube/template-resources.ts";
+import { renderSandboxTemplate } from "../render/render-template.ts";
+import type { Store } from "../store/index.ts";
+import { RequestRejectedError, TemplateConflictError, TemplateNotFoundError } from "./lifecycle-errors.ts";
+
+// Templates through Berth: a platform admin's SandboxTemplate and its SandboxWarmPool, created,
+// changed and deleted as the person asking (Kubernetes' RBAC on sandboxtemplates and
+// sandboxwarmpools decides), as one thing. A template is never left half-made: a pool the
+// person may not create takes its template back with it; an edit whose pool change fails puts
+// the template back as it was. Every change is audited, refusals included (by the API's edge).
+
+export interface TemplateDeps {
+  store: Pick<Store, "audit">;
+  /** As the person asking. */
+  resources: TemplateResources;
+  /** The extensions version the cluster serves. */
+  apiVersion: SandboxApiVersion;
+  defaults: GatewayDefaults;
+  limits: GatewayLimits;
+  /** The namespaces a template may be made in; absent: every namespace. */
+  managedNamespaces?: () => Promise<{ names: string[]; howToAdd: string }>;
+}
+
+const TEMPLATE_KIND = "SandboxTemplate";
+
+async function validated(deps: TemplateDeps, input: unknown): Promise<SandboxTemplateSpec & { namespace: string }> {
+  const result = validateSandboxTemplate(input, deps.defaults, deps.limits);
+  if (!result.ok) throw new RequestRejectedError(result.problems, "invalid-template");
+  const namespace = result.template.namespace ?? deps.defaults.sandboxNamespace;
+  const managed = await deps.managedNamespaces?.();
+  if (managed && !managed.names.includes(namespace)) {
+    const choices = managed.names.length > 0 ? `choose one of ${managed.names.join(", ")}` : "Berth manages no namespace yet";
+    throw new RequestRejectedError([{ code: "namespace.not-managed", path: ["namespace"], message: `namespace ${namespace} is not one Berth manages: ${choices}; ${managed.howToAdd}` }], "invalid-template");
+  }
+  return { ...result.template, namespace };
+}
+
+async function audited<T>(deps: TemplateDeps, entry: { actor: Actor; action: string; namespace: string; name: string; details?: Record<string, unknown> }, act: () => Promise<T>): Promise<T> {
+  const result = await act();
+  await deps.store.audit.recordChange({
+    actor: entry.actor,
+    action: entry.action,
+    targetKind: TEMPLATE_KIND,
+    targetId: `${entry.namespace}/${entry.name}`,
+    outcome: "Succeeded",
+    details: entry.details ?? {},
+  });
+  return result;
+}
+
+function viewOf(deps: TemplateDeps, template: StoredExtensionObject, pool: StoredExtensionObject | null): TemplateView {
+  const view = templateView(template, pool ?? undefined, deps.defaults.labelPrefix);
+  if (!view) throw new Error(`the API server answered a SandboxTemplate that does not read as one: ${template.metadata.namespace}/${template.metadata.name}`);
+  return view;
+}
+
+/** Undoes what a failed change made, keeping the failure as the error to report. */
+async function undoing<T>(act: () => Promise<T>, undo: () => Promise<unknown>): Promise<T> {
+  try {
+    return await act();
+  } catch (error) {
+    await undo().catch(() => {
+      // The failure that matters is the first: the person sees it, and what is left shows on the page.
+    });
+    throw error;
+  }
+}
+
+/** Creates the template (and its warm pool), as the person; 409 when the name is taken. */
+export async function createTemplate(deps: TemplateDeps, input: unknown, actor: Actor): Promise<TemplateView> {
+  const template = await validated(deps, input);
+  return audited(deps, { actor, action: "template.create", namespace: template.namespace, name: template.name, details: { warmPool: template.warmPool ?? null } }, async () => {
+    const { sandboxTemplate, warmPool: pool } = renderSandboxTemplate({ template, defaults: deps.defaults, apiVersion: deps.apiVersion });
+    const nameTaken = (error: unknown) =>
+      error instanceof KubeApiError && error.alreadyExists ? new TemplateConflictError(`Namespace ${template.namespace} already has a template named ${template.name}: choose another name, or edit that one.`, ["name"]) : error;
+    // Both asked first, stored nowhere: a person who may create templates but not pools is
+    // refused before anything is made, rather than undone after.
+    await Promise.all([deps.resources.createTemplate(sandboxTemplate, { dryRun: true }), pool ? deps.resources.createWarmPool(pool, { dryRun: true }) : null]).catch((error: unknown) => {
+      throw nameTaken(error);
+    });
+    const made = await deps.resources.createTemplate(sandboxTemplate).catch((error: unknown) => {
+      throw nameTaken(error);
+    });
+    const madePool = pool ? await undoing(() => deps.resources.createWarmPool(pool), () => deps.resources.deleteTemplate(template.namespace, template.name, made.metadata.uid)) : null;
+    return viewOf(deps, made, madePool);
+  });
+}
+
+async function existing(deps: TemplateDeps, namespace: string, name: string) {
+  const [template, pool] = await Promise.all([deps.resources.readTemplate(namespace, name), deps.resources.readWarmPool(namespace, name)]);
+  if (!template) throw new TemplateNotFoundError(namespace, name);
+  return { template, pool };
+}
+
+/** One template, read as the person. */
+export async function getTemplate(deps: TemplateDeps, namespace: string, name: string): Promise<TemplateView> {
+  const { template, pool } = await existing(deps, namespace, name);
+  return viewOf(deps, template, pool);
+}
+
+/**
+ * Replaces the template with the one given (the whole of it, as the create form sends it): its
+ * SandboxTemplate, and its pool made, changed or removed to match. The pool's controller applies
+ * the change to ready members by the pool's update strategy.
+ */
+export async function updateTemplate(deps: TemplateDeps, namespace: string, name: string, input: unknown, actor: Actor): Promise<TemplateView> {
+  const given = typeof input === "object" && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  for (const [field, value] of [["name", name], ["namespace", namespace]] as const) {
+    if (given[field] !== undefined && given[field] !== value) {
+      throw new RequestRejectedError([{ code: `${field}.immutable`, path: [field], message: `a template's ${field} cannot change (it is ${value}): create a new template instead` }], "invalid-template");
+    }
+  }
+  const template = await validated(deps, { ...given, name, namespace });
+  return audited(deps, { actor, action: "template.update", namespace, name, details: { warmPool: template.warmPool ?? null } }, async () => {
+    const { template: current, pool: currentPool } = await existing(deps, namespace, name);
+    const before = templateView(current, currentPool ?? undefined, deps.defaults.labelPrefix);
+    if (!before?.managedByBerth) throw new TemplateConflictError(`Template ${namespace}/${name} was not made through Berth: change it where it was made (Berth would overwrite what it cannot read).`, []);
+    const { sandboxTemplate, warmPool: pool } = renderSandboxTemplate({ template, defaults: deps.defaults, apiVersion: deps.apiVersion });
+    const changePool = async (options: { dryRun?: boolean } = {}) => {
+      if (pool && currentPool) return deps.resources.replaceWarmPool(pool, currentPool.metadata.resourceVersion, options);
+      if (pool) return deps.resources.createWarmPool(pool, options);
+      if (currentPool && !options.dryRun) await deps.resources.deleteWarmPool(namespace, name, currentPool.metadata.uid);
+      return null;
+    };
+    await conflictsExplained(namespace, name, () => Promise.all([deps.resources.replaceTemplate(sandboxTemplate, current.metadata.resourceVersion, { dryRun: true }), changePool({ dryRun: true })]));
+    const replaced = await conflictsExplained(namespace, name, () => deps.resources.replaceTemplate(sandboxTemplate, current.metadata.resourceVersion));
+    const changedPool = await undoing(
+      () => conflictsExplained(namespace, name, () => changePool()),
+      () => deps.resources.replaceTemplate(current, replaced.metadata.resourceVersion),
+    );
+    return viewOf(deps, replaced, changedPool);
+  });
+}
+
+/** A write refused because the object changed since it was read: the person looks again. */
+async function conflictsExplained<T>(namespace: string, name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof KubeApiError && error.conflict) throw new TemplateConflictError(`Template ${namespace}/${name} changed while it was being saved: load it again and make the change once more.`, []);
+    throw error;
+  }
+}
+
+/**
+ * Deletes the template: its pool first (the pool's sandboxes go with it, by their owner
+ * reference), then the SandboxTemplate. Sandboxes already handed out stay: they are their
+ * claims'.
+ */
+export async function deleteTemplate(deps: TemplateDeps, namespace: string, name: string, actor: Actor): Promise<{ namespace: string; name: string; warmPoolDeleted: boolean }> {
+  return audited(deps, { actor, action: "template.delete", namespace, name }, async () => {
+    const { template, pool } = await existing(deps, namespace, name);
+    if (pool) await deps.resources.deleteWarmPool(namespace, name, pool.metadata.uid);
+    await deps.resources.deleteTemplate(namespace, name, template.metadata.uid);
+    return { namespace, name, warmPoolDeleted: pool !== null };
+  });
+}
+
+/** Every template of the given namespaces (all, without), with its pool, by namespace then name. */
+export async function listTemplates(deps: Pick<TemplateDeps, "resources" | "defaults">, namespace?: string): Promise<TemplateView[]> {
+  const [templates, pools] = await Promise.all([deps.resources.listTemplates(namespace), deps.resources.listWarmPools(namespace)]);
+  const poolOf = new Map(pools.map((pool) => [`${pool.metadata.namespace}/${pool.metadata.name}`, pool]));
+  return templates
+    .map((template) => templateView(template, poolOf.get(`${template.metadata.namespace}/${template.metadata.name}`), deps.defaults.labelPrefix))
+    .filter((view) => view !== null)
+    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+}
