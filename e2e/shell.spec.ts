@@ -3,6 +3,7 @@ import { cookieHeaderOf } from "./signed-in.ts";
 
 const SECTIONS = [
   { name: "Sandboxes", path: "/sandboxes" },
+  { name: "Templates", path: "/templates" },
   { name: "Volumes", path: "/volumes" },
   { name: "Nodes", path: "/nodes" },
   { name: "Settings", path: "/settings" },

@@ -56,6 +56,8 @@ const seesTeamSandboxes = (status: number): Answers => [401, status, 404, status
 const developsTeamSandboxes = (status: number): Answers => [401, 403, 404, status, status];
 /** Whoever develops in team-a, where the target is not a sandbox (a claim, a create). */
 const developsInTeam = (status: number): Answers => [401, 403, 403, status, status];
+/** Whoever may see team-a (its viewer and developer, and the admin); bea, of team-b, is refused. */
+const seesTeam = (status: number): Answers => [401, status, 403, status, status];
 /** The platform admin only. */
 const platformAdmin = (status: number): Answers => [401, 403, 403, 403, status];
 
@@ -122,10 +124,24 @@ async function keptClaim(): Promise<{ namespace: string; name: string }> {
   return { namespace: TEAM, name };
 }
 
+/** Templates this run made, for a real cluster to be left as it was found. */
+const templatesMade = new Set<string>();
+const templateSpec = (name: string) => {
+  templatesMade.add(name);
+  return { name, namespace: TEAM, sandbox: { workspace: { backend: "ephemeral" } }, warmPool: { replicas: 0 } };
+};
+
+async function aTemplate(): Promise<{ namespace: string; name: string }> {
+  const { name } = templateSpec(unique("matrix-template"));
+  await asPaula("createTemplate", { body: templateSpec(name) }, 201);
+  return { namespace: TEAM, name };
+}
+
 /** Shared targets, made once, that no cell uses up. */
 const shared = {
   sandbox: once(() => readySandbox()),
   claim: once(() => keptClaim()),
+  template: once(() => aTemplate()),
 };
 
 /** A node that ran no sandbox, maintained before the first sandbox was made (so it stays cordoned and empty), and that run. */
@@ -185,6 +201,17 @@ const MATRIX: Record<EndpointId, Cell> = {
   listVolumes: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
   deleteVolume: { request: claimParams, answers: developsInTeam(200) },
   expandVolume: { request: async () => ({ ...(await claimParams(false)), body: { size: sizes() } }), answers: developsInTeam(202) },
+  listTemplates: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
+  createTemplate: { request: async () => ({ body: templateSpec(unique("created-template")) }), answers: platformAdmin(201) },
+  getTemplate: { request: async () => ({ params: await shared.template() }), answers: seesTeam(200) },
+  updateTemplate: {
+    request: async () => {
+      const target = await shared.template();
+      return { params: target, body: { ...templateSpec(target.name), warmPool: { replicas: 0, updateStrategy: "Recreate" } } };
+    },
+    answers: platformAdmin(200),
+  },
+  deleteTemplate: { request: async (allowed) => ({ params: allowed ? await aTemplate() : await shared.template() }), answers: platformAdmin(200) },
   listStorageClasses: { request: async () => ({}), answers: signedIn(200) },
   listNodes: { request: async () => ({}), answers: signedIn(200) },
   previewMaintenance: { request: async () => ({ params: { name: maintained.node } }), answers: platformAdmin(200) },
@@ -246,6 +273,7 @@ afterAll(async () => {
   if (!api) return;
   // A real cluster outlives the run: leave it as it was found.
   for (const record of await api.runtime.store.sandboxes.listAllLive()) await api.call("deleteSandbox", person("paula"), { params: { id: record.id } });
+  for (const name of templatesMade) await api.call("deleteTemplate", person("paula"), { params: { namespace: TEAM, name } });
   // Berth cannot uncordon by itself; the admin can.
   if (maintained) await nodeResources(connectionFor(api.runtime.cluster.connection, { kind: "impersonate", person: person("paula") })).setUnschedulable(maintained.node, false);
   await api.stop();

@@ -41,6 +41,7 @@ interface Targets {
   claimName: string;
   podName: string;
   nodeName: string;
+  templateName: string;
 }
 let targets: Targets;
 
@@ -52,7 +53,26 @@ const fixtureSpec = (name: string) => ({
   env: [{ name: "MODE", value: "test" }],
 });
 
+const templateBody = (name: string) => ({
+  name,
+  namespace: TEAM,
+  description: "property",
+  sandbox: { workspace: { backend: "ephemeral" } },
+  warmPool: { replicas: 0 },
+});
+
+/** A template for the template endpoints' paths, made again when a call deleted it. */
+async function ensureTemplate(): Promise<string> {
+  if (targets && (await api.call("getTemplate", paula, { params: { namespace: TEAM, name: targets.templateName } })).status === 200) return targets.templateName;
+  const name = uniqueName("every-template");
+  const created = await api.call("createTemplate", paula, { body: templateBody(name) });
+  expect(created.status, created.text).toBe(201);
+  return name;
+}
+
 async function ensureTargets(): Promise<void> {
+  const templateName = await ensureTemplate();
+  if (targets) targets.templateName = templateName;
   const live = targets && api.runtime.live.get(targets.sandboxId);
   const state = (await api.call("simulatorState", paula)).json as SimulatorState;
   for (const node of state.nodes.filter((one) => !one.up || one.cordoned)) {
@@ -64,7 +84,7 @@ async function ensureTargets(): Promise<void> {
     expect(created.status, created.text).toBe(201);
     const id = (created.json as { id: string }).id;
     createdIds.add(id);
-    targets = { sandboxId: id, claimName: defaultWorkspaceClaimName(name), podName: name, nodeName: state.nodes[0]!.name };
+    targets = { sandboxId: id, claimName: defaultWorkspaceClaimName(name), podName: name, nodeName: state.nodes[0]!.name, templateName };
   }
 }
 
@@ -110,6 +130,8 @@ const VALID_BODIES: Partial<Record<EndpointId, () => Record<string, unknown>>> =
   createSandbox: () => fixtureSpec(uniqueName("prop")),
   execInSandbox: () => ({ command: ["sh", "-c", "echo ok"], timeoutSeconds: 5 }),
   expandVolume: () => ({ size: "2Gi" }),
+  createTemplate: () => templateBody(uniqueName("prop-template")),
+  updateTemplate: () => ({ ...templateBody(targets.templateName), warmPool: { replicas: 1, updateStrategy: "Recreate" } }),
   startMaintenance: () => ({ parallelism: 2, evictionTimeoutSeconds: 5, replacementTimeoutSeconds: 5 }),
   changeSettings: () => ({ workspaceDefaultStorageSize: "2Gi" }),
   simulatorNodeAction: () => ({ deleteEmptyDirData: true, timeoutSeconds: 5 }),
@@ -154,6 +176,7 @@ function validParam(id: EndpointId, name: string): string {
     case "id":
       return path.startsWith("/api/v1/maintenance/") ? (maintenanceRunIds.at(-1) ?? randomUUID()) : targets.sandboxId;
     case "name":
+      if (path.startsWith("/api/v1/templates/")) return targets.templateName;
       return path.startsWith("/api/v1/nodes/") || path.includes("/simulator/nodes/") ? targets.nodeName : path.includes("/pods/") ? targets.podName : targets.claimName;
     default:
       throw new Error(`no valid value is known for the path parameter ${name} of ${id}`);
@@ -253,5 +276,13 @@ describe("after every endpoint took its share of hostile input", () => {
     };
     const stray = Object.fromEntries(Object.entries(found).map(([kind, list]) => [kind, list.filter((id) => !createdIds.has(id))]));
     expect(stray).toEqual({ sandboxes: [], claims: [], secrets: [], budgets: [] });
+  });
+
+  it("the cluster holds no warm pool without its template", async () => {
+    const custom = api.clusterAdmin().kubeConfig.makeApiClient(CustomObjectsApi);
+    const names = async (plural: string) =>
+      ((await custom.listClusterCustomObject({ group: "extensions.agents.x-k8s.io", version: "v1beta1", plural })) as { items: { metadata: { namespace: string; name: string } }[] }).items.map((item) => `${item.metadata.namespace}/${item.metadata.name}`);
+    const templates = new Set(await names("sandboxtemplates"));
+    expect((await names("sandboxwarmpools")).filter((pool) => !templates.has(pool))).toEqual([]);
   });
 });

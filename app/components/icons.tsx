@@ -32,6 +32,15 @@ export function SandboxIcon(props: IconProps) {
   );
 }
 
+export function TemplateIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="4" y="4" width="10" height="10" rx="1.5" strokeDasharray="2.5 2" />
+      <rect x="10" y="10" width="10" height="10" rx="1.5" />
+    </Icon>
+  );
+}
+
 export function VolumeIcon(props: IconProps) {
   return (
     <Icon {...props}>

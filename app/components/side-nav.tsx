@@ -1,11 +1,12 @@
 import { Fragment, Suspense, type ReactNode } from "react";
-import { AuditIcon, NodeIcon, SandboxIcon, SettingsIcon, VolumeIcon } from "./icons.tsx";
+import { AuditIcon, NodeIcon, SandboxIcon, SettingsIcon, TemplateIcon, VolumeIcon } from "./icons.tsx";
 import { NavLink } from "./nav-link.tsx";
 import styles from "./side-nav.module.css";
 import { SimulatorNavItem } from "./simulator-nav-item.tsx";
 
 const SECTIONS: ReadonlyArray<{ href: string; label: string; icon: ReactNode }> = [
   { href: "/sandboxes", label: "Sandboxes", icon: <SandboxIcon /> },
+  { href: "/templates", label: "Templates", icon: <TemplateIcon /> },
   { href: "/volumes", label: "Volumes", icon: <VolumeIcon /> },
   { href: "/nodes", label: "Nodes", icon: <NodeIcon /> },
   { href: "/settings", label: "Settings", icon: <SettingsIcon /> },

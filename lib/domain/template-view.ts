@@ -101,3 +101,6 @@ export function templateView(template: unknown, pool: unknown, labelPrefix: stri
         : null,
   };
 }
+
+/** A pool not yet holding its target of ready sandboxes (or holding more than it should). */
+export const isFilling = (template: TemplateView): boolean => template.warmPool !== null && (template.warmPool.ready !== template.warmPool.replicas || template.warmPool.members !== template.warmPool.replicas);

@@ -17,6 +17,9 @@ export const NAMESPACE_CAPABILITIES = {
   listClaims: { verb: "list", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   changeClaims: { verb: "patch", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   deleteClaims: { verb: "delete", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
+  createTemplates: { verb: "create", ...KUBERNETES_RESOURCES.sandboxTemplates },
+  changeTemplates: { verb: "update", ...KUBERNETES_RESOURCES.sandboxTemplates },
+  deleteTemplates: { verb: "delete", ...KUBERNETES_RESOURCES.sandboxTemplates },
 } as const satisfies Record<string, Omit<ResourceAttributes, "namespace" | "name">>;
 export type NamespaceCapability = keyof typeof NAMESPACE_CAPABILITIES;
 export const NAMESPACE_CAPABILITY_NAMES = Object.keys(NAMESPACE_CAPABILITIES) as NamespaceCapability[];

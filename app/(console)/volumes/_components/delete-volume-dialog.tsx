@@ -5,7 +5,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, send } from "@/app/(console)/_components/api-client.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
-import styles from "./volume-actions.module.css";
 import buttons from "@/app/components/buttons.module.css";
 import dialog from "@/app/components/dialog.module.css";
 
@@ -65,19 +64,19 @@ export function DeleteVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
               if (typed === volume.name) void confirm();
             }}
           >
-            <label htmlFor={`${ids}-confirm`} className={styles.label}>
+            <label htmlFor={`${ids}-confirm`} className={dialog.label}>
               Type <code>{volume.name}</code> to confirm
             </label>
             <input
               id={`${ids}-confirm`}
-              className={styles.input}
+              className={dialog.input}
               value={typed}
               onChange={(event) => setTyped(event.target.value)}
               autoComplete="off"
               spellCheck={false}
             />
             {problem ? (
-              <p role="alert" className={styles.error}>
+              <p role="alert" className={dialog.error}>
                 {problem}
               </p>
             ) : null}

@@ -7,7 +7,6 @@ import { useForm } from "react-hook-form";
 import { api, send } from "@/app/(console)/_components/api-client.ts";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { expansionProblem, volumeExpansionSchema, type VolumeExpansion } from "@/lib/domain/volume-actions.ts";
-import styles from "./volume-actions.module.css";
 import buttons from "@/app/components/buttons.module.css";
 import dialog from "@/app/components/dialog.module.css";
 
@@ -63,12 +62,12 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
             expansion. A claim can grow but never shrink; the new size shows once the volume has been resized.
           </Dialog.Description>
           <form onSubmit={(event) => void onSubmit(event)} noValidate>
-            <label htmlFor={`${ids}-size`} className={styles.label}>
+            <label htmlFor={`${ids}-size`} className={dialog.label}>
               New size
             </label>
             <input
               id={`${ids}-size`}
-              className={styles.input}
+              className={dialog.input}
               placeholder="5Gi"
               autoComplete="off"
               spellCheck={false}
@@ -77,12 +76,12 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
               {...register("size")}
             />
             {errors.size?.message ? (
-              <p id={`${ids}-size-error`} className={styles.error}>
+              <p id={`${ids}-size-error`} className={dialog.error}>
                 {errors.size.message}
               </p>
             ) : null}
             {errors.root?.message ? (
-              <p role="alert" className={styles.error}>
+              <p role="alert" className={dialog.error}>
                 {errors.root.message}
               </p>
             ) : null}

@@ -1,4 +1,5 @@
 import type { SandboxSpecInput } from "@/lib/domain/sandbox-spec.ts";
+import type { WarmPool } from "@/lib/domain/sandbox-template.ts";
 import type { ProblemPath } from "@/lib/domain/problems.ts";
 import type { Profile } from "@/lib/domain/profiles.ts";
 import type { CheckpointFailurePolicy } from "@/lib/domain/disruption-policy.ts";
@@ -81,6 +82,15 @@ export interface CreateFormValues {
     autoRecoverFailedPods: boolean;
     snapshotOnCheckpoint: boolean;
   };
+  /** When the form makes a template: its own fields, beside those of the sandboxes it stands for. */
+  template?: TemplateFields;
+}
+
+export interface TemplateFields {
+  description: string;
+  /** Empty: no warm pool. */
+  warmPoolReplicas: string;
+  updateStrategy: WarmPool["updateStrategy"];
 }
 
 /** What the form starts with: the gateway's backend, everything else as the spec's own defaults. */

@@ -7,6 +7,7 @@ import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { PROFILE_CATALOGUE, PROFILES } from "@/lib/domain/profiles.ts";
 import { SANDBOX_USER_ID } from "@/lib/render/pod-security.ts";
 import { useNamespacesWhere } from "@/app/(console)/_components/viewer-context.tsx";
+import type { NamespaceCapability } from "@/lib/domain/who-am-i.ts";
 import { emptyEnvRow, type CreateFormValues } from "./create-form-values.ts";
 import { RadioChoice, SelectField, TextField } from "./form-fields.tsx";
 import buttons from "@/app/components/buttons.module.css";
@@ -21,25 +22,32 @@ const PROFILE_NOTES: Record<(typeof PROFILES)[number], string> = {
   custom: `Your own image; you name it below. It runs as user ${SANDBOX_USER_ID}, not root, so its files must be readable by that user.`,
 };
 
-export function IdentitySection({ namespace, limits }: { namespace: string; limits: GatewayLimits }) {
+/** What the form makes: a sandbox, or a template (the same fields make the sandboxes it stands for). */
+const MAKING = {
+  sandbox: { heading: "Sandbox", capability: "createSandboxes", placeholder: "my-sandbox", where: "create sandboxes" },
+  template: { heading: "Template", capability: "createTemplates", placeholder: "python-agents", where: "create templates" },
+} as const satisfies Record<string, { heading: string; capability: NamespaceCapability; placeholder: string; where: string }>;
+
+export function IdentitySection({ namespace, limits, making = "sandbox" }: { namespace: string; limits: GatewayLimits; making?: keyof typeof MAKING }) {
   const { control } = useFormContext<CreateFormValues>();
-  // Offered: the namespaces Kubernetes lets the person create sandboxes in (it decides again on create).
-  const creatable = useNamespacesWhere("createSandboxes");
+  const made = MAKING[making];
+  // Offered: the namespaces Kubernetes lets the person create these in (it decides again on create).
+  const creatable = useNamespacesWhere(made.capability);
   const profile = useWatch({ control, name: "profile" });
   const preset = PROFILE_CATALOGUE[profile];
   return (
     <section aria-labelledby="identity-heading" className={styles.section}>
       <h2 id="identity-heading" className={styles.sectionTitle}>
-        Sandbox
+        {made.heading}
       </h2>
       <div className={styles.row}>
-        <TextField name="name" label="Name" hint="Lower case letters, digits and '-', up to 63 characters." placeholder="my-sandbox" />
+        <TextField name="name" label="Name" hint="Lower case letters, digits and '-', up to 63 characters." placeholder={made.placeholder} />
         <TextField
           name="namespace"
           label="Namespace"
           placeholder={namespace}
           list="creatable-namespaces"
-          hint={`Empty: the gateway's namespace, ${namespace}. You may create sandboxes in: ${creatable.join(", ") || "no namespace"}.`}
+          hint={`Empty: the gateway's namespace, ${namespace}. You may ${made.where} in: ${creatable.join(", ") || "no namespace"}.`}
         />
         <datalist id="creatable-namespaces">
           {creatable.map((name) => (

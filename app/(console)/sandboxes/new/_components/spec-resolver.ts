@@ -18,10 +18,11 @@ export interface PlacedProblems {
   general: string[];
 }
 
-export function placeProblems(problems: SpecProblem[]): PlacedProblems {
+/** Each problem on the field `fieldOf` names for its path (the sandbox form's fields by default). */
+export function placeProblems(problems: SpecProblem[], fieldOf: (path: SpecProblem["path"]) => string | null = formFieldOf): PlacedProblems {
   const placed: PlacedProblems = { fields: new Map(), general: [] };
   for (const problem of problems) {
-    const field = formFieldOf(problem.path);
+    const field = fieldOf(problem.path);
     if (field === null) placed.general.push(problem.message);
     else if (!placed.fields.has(field)) placed.fields.set(field, problem.message);
   }
@@ -33,14 +34,22 @@ export function problemsOfAnswer(fields: FieldProblem[]): SpecProblem[] {
   return fields.map((error) => ({ code: error.code, path: pathOfFieldName(error.field), message: error.message }));
 }
 
-export function specResolver(defaults: GatewayDefaults, limits: GatewayLimits): Resolver<CreateFormValues> {
+/** A resolver from a validation that answers problems by spec path, placed by `fieldOf`. */
+export function problemResolver<Values extends CreateFormValues>(validate: (values: Values) => SpecProblem[], fieldOf?: (path: SpecProblem["path"]) => string | null): Resolver<Values> {
   return async (values) => {
-    const result = validateSandboxSpec(specFromForm(values, defaults.workspaceBackend), defaults, limits);
-    if (result.ok) return { values, errors: {} };
-    const { fields, general } = placeProblems(result.problems);
-    const errors: FieldErrors<CreateFormValues> = {};
+    const problems = validate(values);
+    if (problems.length === 0) return { values, errors: {} };
+    const { fields, general } = placeProblems(problems, fieldOf);
+    const errors: FieldErrors<Values> = {};
     for (const [field, message] of fields) set(errors, field, { type: "schema", message });
     if (general.length > 0) set(errors, "root.schema", { type: "schema", message: general.join(" ") });
     return { values: {}, errors };
   };
+}
+
+export function specResolver(defaults: GatewayDefaults, limits: GatewayLimits): Resolver<CreateFormValues> {
+  return problemResolver((values) => {
+    const result = validateSandboxSpec(specFromForm(values, defaults.workspaceBackend), defaults, limits);
+    return result.ok ? [] : result.problems;
+  });
 }

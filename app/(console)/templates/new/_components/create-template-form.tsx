@@ -1,0 +1,95 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { FormProvider, useForm, type FieldPath } from "react-hook-form";
+import { api, ApiProblem } from "@/app/(console)/_components/api-client.ts";
+import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
+import { IdentitySection } from "@/app/(console)/sandboxes/new/_components/identity-section.tsx";
+import { PolicySection } from "@/app/(console)/sandboxes/new/_components/policy-section.tsx";
+import { placeProblems, problemsOfAnswer } from "@/app/(console)/sandboxes/new/_components/spec-resolver.ts";
+import { VolumesSection } from "@/app/(console)/sandboxes/new/_components/volumes-section.tsx";
+import { WorkspaceSection } from "@/app/(console)/sandboxes/new/_components/workspace-section.tsx";
+import styles from "@/app/(console)/sandboxes/new/_components/create-sandbox-form.module.css";
+import buttons from "@/app/components/buttons.module.css";
+import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
+import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
+import { initialTemplateValues, templateFieldOf, templateFromForm, templateResolver, type TemplateFormValues } from "./template-form-values.ts";
+import { WarmPoolSection } from "./warm-pool-section.tsx";
+
+// The template form: the sandbox form's sections (what each sandbox of the template is) and the
+// template's own (what it is for, its warm pool), validated in the browser as the server will,
+// created with one POST. A refusal puts each message on its field and keeps everything typed.
+
+interface Refusal {
+  title: string;
+  detail: string;
+  general: string[];
+}
+
+export function CreateTemplateForm({ defaults, limits }: { defaults: GatewayDefaults; limits: GatewayLimits }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const backend = defaults.workspaceBackend;
+  const form = useForm<TemplateFormValues>({ defaultValues: initialTemplateValues(backend), resolver: templateResolver(defaults, limits), mode: "onTouched" });
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+
+  const create = form.handleSubmit(async (values) => {
+    const template = templateFromForm(values, backend);
+    if (!template) return;
+    setBusy(true);
+    setRefusal(null);
+    try {
+      await api.createTemplate({ body: template });
+    } catch (error) {
+      const problem = ApiProblem.from(error, "The template could not be created");
+      const { fields, general } = placeProblems(problemsOfAnswer(problem.fields), templateFieldOf);
+      let first = true;
+      for (const [field, message] of fields) {
+        form.setError(field as FieldPath<TemplateFormValues>, { type: "server", message }, { shouldFocus: first });
+        first = false;
+      }
+      setRefusal({ title: problem.title, detail: problem.detail, general });
+      setBusy(false);
+      return;
+    }
+    await queryClient.invalidateQueries({ queryKey: ["templates"] });
+    router.push("/templates");
+  });
+
+  const fieldErrors = Object.keys(form.formState.errors).filter((key) => key !== "root").length;
+  const schemaProblem = form.formState.errors.root?.["schema"]?.message;
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={create} noValidate className={styles.form} aria-label="Create template">
+        <DisabledUntilHydrated>
+          <IdentitySection namespace={defaults.sandboxNamespace} limits={limits} making="template" />
+          <WarmPoolSection />
+          <WorkspaceSection defaults={defaults} limits={limits} />
+          <VolumesSection limits={limits} />
+          <PolicySection limits={limits} />
+          <div role="alert" className={styles.alerts}>
+            {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
+            {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}
+            {refusal ? (
+              <div className={styles.errorSummary}>
+                <p className={styles.refusalTitle}>{refusal.title}</p>
+                <p>{refusal.detail}</p>
+                {refusal.general.map((message) => (
+                  <p key={message}>{message}</p>
+                ))}
+              </div>
+            ) : null}
+          </div>
+          <div className={styles.actions}>
+            <button type="submit" className={buttons.primary} disabled={busy}>
+              {busy ? "Creating…" : "Create template"}
+            </button>
+          </div>
+        </DisabledUntilHydrated>
+      </form>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,81 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// The Templates page: a platform admin creates a template with a warm pool in the form, watches
+// the pool fill, resizes it and deletes the template; the form refuses what a template cannot
+// hold on the field; a developer sees the templates of their namespace and may change none.
+
+let counter = 0;
+const uniqueName = (what: string) => `${what}-${Date.now().toString(36)}-${++counter}`;
+
+const rowOf = (page: Page, template: string) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${template}\\b`) }) });
+
+test("a platform admin creates a pooled template, sees its pool fill, resizes it and deletes it", async ({ page }) => {
+  const name = uniqueName("py");
+  await page.goto("/templates");
+  await page.getByRole("link", { name: "Create template" }).click();
+  const form = page.getByRole("form", { name: "Create template" });
+  await form.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+  await form.getByRole("textbox", { name: "Description" }).fill("Python agents, ephemeral");
+  await form.getByRole("textbox", { name: "Warm pool size" }).fill("2");
+  await form.getByRole("radio", { name: /^Ephemeral/ }).check();
+  await form.getByRole("button", { name: "Create template" }).click();
+
+  await expect(page).toHaveURL(/\/templates$/);
+  const row = rowOf(page, name);
+  await expect(row.getByRole("rowheader")).toContainText("Python agents, ephemeral");
+  await expect(row.getByRole("cell").nth(1)).toHaveText("ephemeral (emptyDir)");
+  await expect(row.getByText("2 of 2 ready")).toBeVisible({ timeout: 30_000 });
+
+  await row.getByRole("button", { name: `Warm pool of ${name}` }).click();
+  const poolDialog = page.getByRole("dialog", { name: `Warm pool of ${name}` });
+  await poolDialog.getByRole("textbox", { name: /Pool size/ }).fill("1");
+  await poolDialog.getByRole("button", { name: "Save pool" }).click();
+  await expect(poolDialog).toBeHidden();
+  await expect(row.getByText("1 of 1 ready")).toBeVisible({ timeout: 30_000 });
+
+  await row.getByRole("button", { name: `Delete ${name}` }).click();
+  const deleteDialog = page.getByRole("alertdialog", { name: `Delete template ${name}?` });
+  await expect(deleteDialog).toContainText("Its warm pool goes with it");
+  const confirm = deleteDialog.getByRole("button", { name: "Delete template" });
+  await expect(confirm).toBeDisabled();
+  await deleteDialog.getByRole("textbox", { name: `Type ${name} to confirm` }).fill(name);
+  await confirm.click();
+  await expect(deleteDialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+});
+
+test("the form refuses a retained workspace in a template on its field, keeping what was typed", async ({ page }) => {
+  const name = uniqueName("shared");
+  await page.goto("/templates/new");
+  const form = page.getByRole("form", { name: "Create template" });
+  await form.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+  await form.getByRole("radio", { name: /^Retained/ }).check();
+  await form.getByRole("button", { name: "Create template" }).click();
+  await expect(form.getByRole("group", { name: "Claim ownership" })).toContainText("names one claim they would all share");
+  await expect(form.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(name);
+  await expect(page).toHaveURL(/\/templates\/new$/);
+});
+
+test("a developer sees their namespace's templates and may change none of them", async ({ request, signedInAs }) => {
+  const name = uniqueName("team");
+  const created = await request.post("/api/v1/templates", { data: { name, namespace: "team-a", sandbox: { workspace: { backend: "ephemeral" } } } });
+  expect(created.status(), await created.text()).toBe(201);
+  try {
+    const alex = await signedInAs("alex");
+    await alex.page.goto("/templates");
+    const row = rowOf(alex.page, name);
+    await expect(row).toBeVisible();
+    await expect(row.getByRole("button")).toHaveCount(0);
+    await expect(alex.page.getByText("You may not create templates: you need berth-platform-admin.")).toBeVisible();
+    const refused = await alex.request.delete(`/api/v1/templates/team-a/${name}`);
+    expect(refused.status()).toBe(403);
+
+    const bea = await signedInAs("bea");
+    await bea.page.goto("/templates");
+    await expect(bea.page.getByRole("heading", { level: 1, name: "Templates" })).toBeVisible();
+    await expect(rowOf(bea.page, name)).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/v1/templates/team-a/${name}`);
+  }
+});
