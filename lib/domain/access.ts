@@ -35,6 +35,7 @@ export const KUBERNETES_RESOURCES = {
   sandboxes: { group: "agents.x-k8s.io", resource: "sandboxes" },
   sandboxTemplates: { group: "extensions.agents.x-k8s.io", resource: "sandboxtemplates" },
   sandboxWarmPools: { group: "extensions.agents.x-k8s.io", resource: "sandboxwarmpools" },
+  sandboxClaims: { group: "extensions.agents.x-k8s.io", resource: "sandboxclaims" },
   pods: { group: "", resource: "pods" },
   persistentVolumeClaims: { group: "", resource: "persistentvolumeclaims" },
   persistentVolumes: { group: "", resource: "persistentvolumes" },

@@ -36,6 +36,7 @@ const viewerRules: PolicyRule[] = [
   { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: READ },
   { apiGroups: ["snapshot.storage.k8s.io"], resources: ["volumesnapshots"], verbs: READ },
   readTemplates,
+  { apiGroups: [EXTENSIONS], resources: ["sandboxclaims"], verbs: READ },
 ];
 
 const developerRules: PolicyRule[] = [
@@ -50,6 +51,8 @@ const developerRules: PolicyRule[] = [
   // The sandbox's own Secret of secret values, and the names of the namespace's Secrets.
   { apiGroups: [""], resources: ["secrets"], verbs: ["list", "create", "patch", "delete"] },
   readTemplates,
+  // A sandbox from a template is a claim on its warm pool; deleting the claim deletes the sandbox.
+  { apiGroups: [EXTENSIONS], resources: ["sandboxclaims"], verbs: [...READ, "create", "delete"] },
 ];
 
 const clusterViewerRules: PolicyRule[] = [

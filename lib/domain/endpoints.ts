@@ -17,6 +17,7 @@ import { pageRequestSchema, pageSchema, sandboxRecordSchema } from "./sandbox-re
 import { sandboxSpecSchema } from "./sandbox-spec.ts";
 import { secretNamesSchema } from "./secret-names.ts";
 import { simulatorActionResultSchema, simulatorDrainOptionsSchema, simulatorNodeActionSchema, simulatorObjectNameSchema, simulatorPodActionSchema, simulatorStateSchema } from "./simulator.ts";
+import { sandboxClaimRequestSchema, sandboxClaimViewSchema } from "./sandbox-claim.ts";
 import { sandboxTemplateSpecSchema } from "./sandbox-template.ts";
 import { storageClassListSchema } from "./storage-class.ts";
 import { templateViewSchema } from "./template-view.ts";
@@ -390,6 +391,27 @@ export const ENDPOINTS = {
     answers: ok(templateDeletionSchema, "Deleted"),
     problems: [403, 404, 503],
     audit: { action: "template.delete", targetKind: "SandboxTemplate", recordedBy: "lifecycle" },
+  },
+  claimSandbox: {
+    method: "POST",
+    path: "/api/v1/sandbox-claims/{namespace}",
+    summary: "A sandbox from a template: a SandboxClaim on the template's warm pool, answered with a ready member (warm) or a sandbox started for it (cold); GET /api/v1/sandbox-claims/{namespace}/{name} tells which; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.sandboxClaims, "path"),
+    params: z.object({ namespace: simulatorObjectNameSchema }),
+    body: { schema: sandboxClaimRequestSchema, required: true, validatedByHandler: true },
+    rate: "creates",
+    answers: accepted(sandboxClaimViewSchema, "Claimed: the pool's controller answers it"),
+    problems: [400, 403, 404, 409, 429, 503],
+    audit: { action: "sandbox.claim", targetKind: "SandboxClaim", recordedBy: "lifecycle" },
+  },
+  getSandboxClaim: {
+    method: "GET",
+    path: "/api/v1/sandbox-claims/{namespace}/{name}",
+    summary: "How a claim stands: the sandbox handed to it (and Berth's id of it), warm or cold, ready or why not",
+    access: kubernetes("get", KUBERNETES_RESOURCES.sandboxClaims, "path"),
+    params: z.object({ namespace: simulatorObjectNameSchema, name: simulatorObjectNameSchema }),
+    answers: ok(sandboxClaimViewSchema),
+    problems: [404, 503],
   },
   listStorageClasses: {
     method: "GET",

@@ -1,4 +1,5 @@
 import { CoreV1Api, CustomObjectsApi, PolicyV1Api, type V1OwnerReference, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
+import { EXTENSIONS_API_GROUP } from "../domain/agent-sandbox-install.ts";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { PersistentVolumeClaimManifest, PodDisruptionBudgetManifest, SandboxManifest, SecretManifest } from "../render/manifests.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
@@ -41,6 +42,10 @@ export function sandboxResources(connection: ClusterConnection, version: Sandbox
 
     deleteSandbox: (namespace: string, name: string) =>
       ignoreNotFound(() => custom.deleteNamespacedCustomObject({ group: SANDBOX_API_GROUP, version, namespace, plural, name })),
+
+    /** The SandboxClaim a sandbox was handed to (the extensions group moves in step with the Sandbox's). */
+    deleteSandboxClaim: (namespace: string, name: string) =>
+      ignoreNotFound(() => custom.deleteNamespacedCustomObject({ group: EXTENSIONS_API_GROUP, version, namespace, plural: "sandboxclaims", name })),
 
     readPod: (namespace: string, name: string): Promise<V1Pod | null> => nullIfNotFound(() => core.readNamespacedPod({ namespace, name })),
 

@@ -1,12 +1,12 @@
 import { CustomObjectsApi } from "@kubernetes/client-node";
 import { EXTENSIONS_API_GROUP } from "../domain/agent-sandbox-install.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
-import type { SandboxTemplateManifest, SandboxWarmPoolManifest } from "../render/manifests.ts";
+import type { SandboxClaimManifest, SandboxTemplateManifest, SandboxWarmPoolManifest } from "../render/manifests.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
 import { kube, nullIfNotFound } from "./kube-errors.ts";
 
 // The objects behind a Berth template — its SandboxTemplate and the SandboxWarmPool of the same
-// name — in agent-sandbox's extensions group, as intent-named calls over client-node. Writes
+// name — and the SandboxClaims that take sandboxes from it, in agent-sandbox's extensions group, as intent-named calls over client-node. Writes
 // carry what they were decided on: a replace its resourceVersion, a delete the uid it read, so
 // an object changed or recreated meanwhile is refused (409) rather than overwritten.
 
@@ -26,7 +26,8 @@ interface WriteOptions {
 
 const TEMPLATES = "sandboxtemplates";
 const WARM_POOLS = "sandboxwarmpools";
-type Plural = typeof TEMPLATES | typeof WARM_POOLS;
+const CLAIMS = "sandboxclaims";
+type Plural = typeof TEMPLATES | typeof WARM_POOLS | typeof CLAIMS;
 
 export function templateResources(connection: ClusterConnection, version: SandboxApiVersion) {
   const custom = connection.kubeConfig.makeApiClient(CustomObjectsApi);
@@ -40,7 +41,7 @@ export function templateResources(connection: ClusterConnection, version: Sandbo
   };
   const read = (plural: Plural, namespace: string, name: string) => nullIfNotFound(() => custom.getNamespacedCustomObject({ ...at(plural, namespace), name })) as Promise<StoredExtensionObject | null>;
   const dryRun = (options: WriteOptions) => (options.dryRun ? { dryRun: "All" } : {});
-  const create = async (plural: Plural, manifest: SandboxTemplateManifest | SandboxWarmPoolManifest, options: WriteOptions) =>
+  const create = async (plural: Plural, manifest: SandboxTemplateManifest | SandboxWarmPoolManifest | SandboxClaimManifest, options: WriteOptions) =>
     (await kube(() => custom.createNamespacedCustomObject({ ...at(plural, manifest.metadata.namespace!), body: manifest, ...dryRun(options) }))) as StoredExtensionObject;
   const replace = async (plural: Plural, manifest: SandboxTemplateManifest | SandboxWarmPoolManifest | StoredExtensionObject, resourceVersion: string, options: WriteOptions) =>
     (await kube(() =>
@@ -69,6 +70,9 @@ export function templateResources(connection: ClusterConnection, version: Sandbo
     replaceWarmPool: (manifest: SandboxWarmPoolManifest, resourceVersion: string, options: WriteOptions = {}) => replace(WARM_POOLS, manifest, resourceVersion, options),
     deleteTemplate: (namespace: string, name: string, uid: string) => remove(TEMPLATES, namespace, name, uid),
     deleteWarmPool: (namespace: string, name: string, uid: string) => remove(WARM_POOLS, namespace, name, uid),
+    createClaim: (manifest: SandboxClaimManifest) => create(CLAIMS, manifest, {}),
+    readClaim: (namespace: string, name: string) => read(CLAIMS, namespace, name),
+    deleteClaim: (namespace: string, name: string, uid: string) => remove(CLAIMS, namespace, name, uid),
   };
 }
 

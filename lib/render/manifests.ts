@@ -101,6 +101,13 @@ export interface SandboxTemplateManifest {
   spec: SandboxBlueprint & { networkPolicyManagement: "Unmanaged" };
 }
 
+export interface SandboxClaimManifest {
+  apiVersion: string;
+  kind: "SandboxClaim";
+  metadata: ObjectMeta;
+  spec: { warmPoolRef: { name: string } };
+}
+
 export interface SandboxWarmPoolManifest {
   apiVersion: string;
   kind: "SandboxWarmPool";

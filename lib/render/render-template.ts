@@ -6,7 +6,7 @@ import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import { templateAsSandboxSpec, type SandboxTemplateSpec } from "../domain/sandbox-template.ts";
 import { templateSpecAnnotation } from "../domain/template-view.ts";
 import { checkSandboxSpec } from "../domain/validate-sandbox-spec.ts";
-import type { SandboxTemplateManifest, SandboxWarmPoolManifest } from "./manifests.ts";
+import type { SandboxClaimManifest, SandboxTemplateManifest, SandboxWarmPoolManifest } from "./manifests.ts";
 import { renderBlueprint } from "./render-sandbox.ts";
 
 // A template as agent-sandbox's extensions take it: a SandboxTemplate holding the blueprint a
@@ -60,4 +60,18 @@ export function renderSandboxTemplate({ template, defaults, apiVersion }: Render
     spec: { replicas: template.warmPool.replicas, sandboxTemplateRef: { name: template.name }, updateStrategy: { type: template.warmPool.updateStrategy } },
   };
   return { sandboxTemplate, warmPool };
+}
+
+/**
+ * A developer's sandbox from a template: a SandboxClaim on the template's pool, which the pool's
+ * controller answers with a ready member (warm) or a Sandbox started for it, named like the claim
+ * (cold).
+ */
+export function renderSandboxClaim(input: { namespace: string; name: string; template: string; labelPrefix: string; apiVersion: SandboxApiVersion }): SandboxClaimManifest {
+  return {
+    apiVersion: `${EXTENSIONS_API_GROUP}/${input.apiVersion}`,
+    kind: "SandboxClaim",
+    metadata: { name: input.name, namespace: input.namespace, labels: templateLabels(input.labelPrefix, input.template) },
+    spec: { warmPoolRef: { name: input.template } },
+  };
 }

@@ -109,3 +109,11 @@ export class TemplateConflictError extends Error {
     this.name = "TemplateConflictError";
   }
 }
+
+/** The namespace has no sandbox claim of that name (404). */
+export class ClaimNotFoundError extends Error {
+  constructor(namespace: string, name: string) {
+    super(`Namespace ${namespace} has no sandbox claim named ${name}: it was never made, or its sandbox was deleted with it.`);
+    this.name = "ClaimNotFoundError";
+  }
+}

@@ -51,6 +51,9 @@ export async function deleteSandbox(deps: ActionDeps, id: string, actor: Actor):
 
 async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: Actor): Promise<{ record: SandboxRecord; removedClaims: string[]; keptClaims: string[] }> {
   const record = await liveRecord(deps, id);
+  // A sandbox handed to a claim is the claim's: deleted alone, the claim would start another.
+  const claim = record.details.handout?.claim;
+  if (claim) await deps.resources.deleteSandboxClaim(record.namespace, claim);
   await deps.resources.deleteSandbox(record.namespace, record.name);
   const { removedClaims, keptClaims } = await sweepClaims(deps.resources, deps.defaults.labelPrefix, record, "ownedForDeletion");
   const deleted = await deps.store.sandboxes.markDeleted(id, new Date());
@@ -59,7 +62,7 @@ async function deleteLiveSandbox(deps: ActionDeps, id: string, actor: Actor): Pr
     sandboxId: id,
     type: "Lifecycle",
     reason: "Deleted",
-    message: `Sandbox deleted by ${actor.username}; ${describeSweep({ removedClaims, keptClaims })}`,
+    message: `Sandbox deleted by ${actor.username}${claim ? ` with its claim ${claim}` : ""}; ${describeSweep({ removedClaims, keptClaims })}`,
     occurredAt: new Date(),
     data: { removedClaims, keptClaims, by: actor.username },
   }, { about: record });

@@ -1,5 +1,6 @@
 import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import type { Protection } from "../disruption/eviction-protection.ts";
+import { handoutMessage } from "../domain/sandbox-handout.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { NewTimelineEvent } from "../domain/timeline.ts";
@@ -67,6 +68,23 @@ export function timelineEventsOf(before: SandboxRecord, after: SandboxStatus, no
     data: { phase: "Disrupted", reason: history.disruption.reason, previousPhase: before.phase, podUid: null, nodeName: history.disruption.nodeName, disruption: history.disruption, recovery: null },
   };
   return [disruption, told];
+}
+
+/** A hand-out to a claim seen since the record was stored, told once: null when there is none new. */
+export function handoutEventOf(before: SandboxRecord, after: SandboxStatus, now: Date): NewTimelineEvent | null {
+  const handout = after.details.handout;
+  const told = before.details.handout;
+  // The launch type may be labelled a moment after the owner changes: told once it is known.
+  if (!handout?.claim || !handout.launchType || (told?.claim === handout.claim && told.launchType === handout.launchType)) return null;
+  const pool = told?.pool ?? null;
+  return {
+    sandboxId: before.id,
+    type: "Lifecycle",
+    reason: handout.launchType === "warm" ? "HandedOutWarm" : "StartedCold",
+    message: handoutMessage(handout, pool),
+    occurredAt: now,
+    data: { claim: handout.claim, launchType: handout.launchType, pool, podUid: after.podUid, nodeName: after.nodeName },
+  };
 }
 
 const VERDICT_REASONS = { restored: "DurableStateRestored", lost: "DurableStateLost", unverifiable: "DurableStateUnverifiable" } as const;

@@ -22,7 +22,8 @@ import type { OperationsInFlight } from "./operations-in-flight.ts";
 import { RecordUpkeep } from "./record-upkeep.ts";
 import { SandboxWatches } from "./sandbox-watches.ts";
 import { StateVerification } from "./state-verification.ts";
-import { changed, checkpointing, detailsChanged, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
+import { changed, checkpointing, detailsChanged, handoutEventOf, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
+import { handoutOf } from "../domain/sandbox-handout.ts";
 import { storedDisruptionPolicy } from "../domain/stored-spec.ts";
 
 // The reconciler, one per server process, shaped like a controller-runtime controller: watches
@@ -258,7 +259,8 @@ export class StatusReconciler {
       pod: observed.pod,
       node: observed.node ?? null,
     });
-    const derived = withProtection(this.verification.withResults(await this.derive(observed, record)), protection, record.conditions, this.now());
+    const protectedStatus = withProtection(this.verification.withResults(await this.derive(observed, record)), protection, record.conditions, this.now());
+    const derived = { ...protectedStatus, details: { ...protectedStatus.details, handout: handoutOf(this.watches.sandboxes.get(record.namespace, record.name)) } };
     const next = (await this.options.checkpointing?.anywhere(id)) ? checkpointing(derived) : derived;
     const fence = this.fence();
     if (detailsChanged(record, next) || changed(record, next)) {
@@ -270,6 +272,8 @@ export class StatusReconciler {
       }
       const verdict = verdictEventOf(record, next, this.now());
       if (verdict) await recordTimelineEvent(store.timeline, verdict, { fence, about: record });
+      const handout = handoutEventOf(record, next, this.now());
+      if (handout) await recordTimelineEvent(store.timeline, handout, { fence, about: record });
       const wasBlocked = record.details.protection?.drainBlocked ?? false;
       if (wasBlocked !== protection.drainBlocked) await recordTimelineEvent(store.timeline, protectionEventOf(record, protection, this.now()), { fence, about: record });
     }

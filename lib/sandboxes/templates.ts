@@ -6,9 +6,11 @@ import { validateSandboxTemplate, type SandboxTemplateSpec } from "../domain/san
 import { templateView, type TemplateView } from "../domain/template-view.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { StoredExtensionObject, TemplateResources } from "../kube/template-resources.ts";
-import { renderSandboxTemplate } from "../render/render-template.ts";
+import { renderSandboxClaim, renderSandboxTemplate } from "../render/render-template.ts";
+import { claimViewOf, sandboxClaimRequestSchema, type SandboxClaimView } from "../domain/sandbox-claim.ts";
+import { problemsFromZodError } from "../domain/problems.ts";
 import type { Store } from "../store/index.ts";
-import { RequestRejectedError, TemplateConflictError, TemplateNotFoundError } from "./lifecycle-errors.ts";
+import { ClaimNotFoundError, RequestRejectedError, TemplateConflictError, TemplateNotFoundError } from "./lifecycle-errors.ts";
 
 // Templates through Berth: a platform admin's SandboxTemplate and its SandboxWarmPool, created,
 // changed and deleted as the person asking (Kubernetes' RBAC on sandboxtemplates and
@@ -171,4 +173,43 @@ export async function listTemplates(deps: Pick<TemplateDeps, "resources" | "defa
     .map((template) => templateView(template, poolOf.get(`${template.metadata.namespace}/${template.metadata.name}`), deps.defaults.labelPrefix))
     .filter((view) => view !== null)
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+}
+
+type ClaimState = Omit<SandboxClaimView, "sandboxId" | "launchType">;
+
+function claimStateOf(claim: StoredExtensionObject): ClaimState {
+  const view = claimViewOf(claim);
+  if (!view) throw new Error(`the API server answered a SandboxClaim that does not read as one: ${claim.metadata.namespace}/${claim.metadata.name}`);
+  return view;
+}
+
+/**
+ * A sandbox from a template, as the person: a SandboxClaim on the template's warm pool. The
+ * pool's controller hands it a ready member (a warm start) or starts one named like the claim (a
+ * cold start); Berth follows the Sandbox as any other, its timeline saying which it was.
+ */
+export async function claimSandbox(deps: TemplateDeps, namespace: string, input: unknown, actor: Actor): Promise<ClaimState> {
+  const parsed = sandboxClaimRequestSchema.safeParse(input);
+  if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error));
+  const { name, template } = parsed.data;
+  const { template: found, pool } = await existing(deps, namespace, template);
+  if (!pool) {
+    throw new TemplateConflictError(`Template ${namespace}/${template} has no warm pool, and agent-sandbox hands out sandboxes only through one: give it a warm pool (size 0 starts every sandbox cold).`, []);
+  }
+  return audited(deps, { actor, action: "sandbox.claim", namespace, name, details: { template: found.metadata.name } }, async () => {
+    const manifest = renderSandboxClaim({ namespace, name, template, labelPrefix: deps.defaults.labelPrefix, apiVersion: deps.apiVersion });
+    try {
+      return claimStateOf(await deps.resources.createClaim(manifest));
+    } catch (error) {
+      if (error instanceof KubeApiError && error.alreadyExists) throw new TemplateConflictError(`Namespace ${namespace} already has a sandbox claim named ${name}: choose another name.`, ["name"]);
+      throw error;
+    }
+  });
+}
+
+/** How a claim stands, read as the person. */
+export async function getClaim(deps: TemplateDeps, namespace: string, name: string): Promise<ClaimState> {
+  const claim = await deps.resources.readClaim(namespace, name);
+  if (!claim) throw new ClaimNotFoundError(namespace, name);
+  return claimStateOf(claim);
 }

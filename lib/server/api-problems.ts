@@ -59,6 +59,7 @@ export function problemFor(error: unknown): ProblemDetails {
   if (named(error, "VolumeNotFoundError")) return problem(404, "volume-not-found", "No such claim", error.message);
   if (named(error, "VolumeInUseError")) return problem(409, "volume-in-use", "The claim is in use", error.message);
   if (named(error, "VolumeStateError")) return problem(409, "volume-wrong-state", "The claim cannot do that now", error.message);
+  if (named(error, "ClaimNotFoundError")) return problem(404, "claim-not-found", "No such sandbox claim", error.message);
   if (named(error, "TemplateNotFoundError")) return problem(404, "template-not-found", "No such template", error.message);
   if (named<TemplateConflictError>(error, "TemplateConflictError")) {
     return problem(409, "template-conflict", "The template conflicts with what exists", error.message, error.path.length > 0 ? [{ code: "template.conflict", path: error.path, message: error.message }] : undefined);

@@ -7,10 +7,12 @@ import { anActor } from "../../domain/test-fixtures.ts";
 import type { TemplateView } from "../../domain/template-view.ts";
 import { accessObjects, group } from "../../kube/access-objects.ts";
 import { connectionFor } from "../../kube/acting-as.ts";
+import { sandboxResources } from "../../kube/sandbox-resources.ts";
 import { templateResources } from "../../kube/template-resources.ts";
 import { renderSandboxTemplate } from "../../render/render-template.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
-import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate, type TemplateDeps } from "../templates.ts";
+import { deleteSandbox } from "../sandbox-actions.ts";
+import { claimSandbox, createTemplate, deleteTemplate, getClaim, getTemplate, listTemplates, updateTemplate, type TemplateDeps } from "../templates.ts";
 import { platformAdmin, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
 
 // Driver suite: a template as Berth renders it, taken by agent-sandbox's extensions — its warm
@@ -174,5 +176,73 @@ describe("templates through Berth, as the person asking", () => {
     made.push({ plural: "sandboxtemplates", name });
     await createTemplate(depsAs(admin), { ...templateInput(name, 0), warmPool: undefined }, anActor(admin.username));
     await expect(createTemplate(depsAs(admin), { ...templateInput(name, 0), warmPool: undefined }, anActor(admin.username))).rejects.toMatchObject({ name: "TemplateConflictError", path: ["name"] });
+  });
+
+  describe("a sandbox from a template", () => {
+    const claimed = async (template: string, claim: string) => {
+      made.push({ plural: "sandboxclaims", name: claim });
+      await claimSandbox(depsAs(admin), "default", { name: claim, template }, anActor(admin.username));
+      const answered = await eventually(async () => {
+        const state = await getClaim(depsAs(admin), "default", claim);
+        if (!state.ready || !state.sandbox) throw new Error(`claim ${claim}: ${JSON.stringify(state)}`);
+        return state;
+      }, { timeoutMs: world.cluster.patienceMs });
+      const record = await eventually(async () => {
+        const found = (await world.deps.store.sandboxes.findLiveSandbox("default", answered.sandbox!)) ?? null;
+        if (!found) throw new Error(`Berth does not follow ${answered.sandbox} yet`);
+        return found;
+      }, { timeoutMs: world.cluster.patienceMs });
+      return { sandbox: answered.sandbox!, record };
+    };
+    const toldOnTimeline = (id: string, reason: string) =>
+      eventually(async () => {
+        const events = await world.deps.store.timeline.listForSandbox(id, { limit: 100 });
+        const told = events.find((event) => event.reason === reason);
+        if (!told) throw new Error(`timeline: ${events.map((event) => event.reason).join(", ")}`);
+        return told;
+      }, { timeoutMs: world.cluster.patienceMs });
+
+    it("comes warm from the pool when a member is ready, and its timeline says so", async () => {
+      const template = world.named("warm");
+      made.push({ plural: "sandboxtemplates", name: template }, { plural: "sandboxwarmpools", name: template });
+      await createTemplate(depsAs(admin), templateInput(template, 1), anActor(admin.username));
+      await viewWhen(template, (one) => one.warmPool?.ready === 1);
+      const { sandbox, record } = await claimed(template, world.named("warm-claim"));
+      expect(sandbox.startsWith(`${template}-`)).toBe(true);
+      const told = await toldOnTimeline(record.id, "HandedOutWarm");
+      expect(told.message).toContain(`from warm pool ${template}`);
+    });
+
+    it("starts cold, named like the claim, when no member is ready, and its timeline says so", async () => {
+      const template = world.named("cold");
+      made.push({ plural: "sandboxtemplates", name: template }, { plural: "sandboxwarmpools", name: template });
+      await createTemplate(depsAs(admin), templateInput(template, 0), anActor(admin.username));
+      const claim = world.named("cold-claim");
+      const { sandbox, record } = await claimed(template, claim);
+      expect(sandbox).toBe(claim);
+      await toldOnTimeline(record.id, "StartedCold");
+    });
+
+    it("is deleted with its claim, so the claim starts no other", async () => {
+      const template = world.named("gone");
+      made.push({ plural: "sandboxtemplates", name: template }, { plural: "sandboxwarmpools", name: template });
+      await createTemplate(depsAs(admin), templateInput(template, 0), anActor(admin.username));
+      const claim = world.named("gone-claim");
+      const { record } = await claimed(template, claim);
+      await world.recordWhen(record.id, (one) => expect(one.details.handout?.claim).toBe(claim));
+      const asAdmin = connectionFor(world.cluster.connection, { kind: "impersonate", person: admin });
+      await deleteSandbox({ ...world.deps, resources: sandboxResources(asAdmin, "v1beta1") }, record.id, anActor(admin.username));
+      await eventually(async () => {
+        if (await world.operator.getExtension("sandboxclaims", "default", claim)) throw new Error("the claim is still there");
+        if ((await world.operator.listSandboxes("default")).some((one) => one.metadata?.name === claim && !one.metadata.deletionTimestamp)) throw new Error("a sandbox named like the claim is there");
+      }, { timeoutMs: world.cluster.patienceMs });
+    });
+
+    it("is refused from a template without a warm pool, saying how to give it one", async () => {
+      const template = world.named("poolless");
+      made.push({ plural: "sandboxtemplates", name: template });
+      await createTemplate(depsAs(admin), { ...templateInput(template, 0), warmPool: undefined }, anActor(admin.username));
+      await expect(claimSandbox(depsAs(admin), "default", { name: world.named("none"), template }, anActor(admin.username))).rejects.toThrow(/give it a warm pool/);
+    });
   });
 });
