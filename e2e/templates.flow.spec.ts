@@ -79,3 +79,29 @@ test("a developer sees their namespace's templates and may change none of them",
     await request.delete(`/api/v1/templates/team-a/${name}`);
   }
 });
+
+test("a developer gets a sandbox from a template's warm pool, and its timeline says it came warm", async ({ request, signedInAs }) => {
+  const template = uniqueName("warm");
+  const created = await request.post("/api/v1/templates", { data: { name: template, namespace: "team-a", sandbox: { workspace: { backend: "ephemeral" } }, warmPool: { replicas: 1 } } });
+  expect(created.status(), await created.text()).toBe(201);
+  const claim = uniqueName("mine");
+  let sandboxId: string | undefined;
+  try {
+    const alex = await signedInAs("alex");
+    await alex.page.goto("/templates");
+    const row = rowOf(alex.page, template);
+    await expect(row.getByText("1 of 1 ready")).toBeVisible({ timeout: 30_000 });
+    await row.getByRole("button", { name: `New sandbox from ${template}` }).click();
+    const dialog = alex.page.getByRole("dialog", { name: `New sandbox from ${template}` });
+    await expect(dialog).toContainText("yours starts in a second");
+    await dialog.getByRole("textbox", { name: "Name" }).fill(claim);
+    await dialog.getByRole("button", { name: "Create sandbox" }).click();
+    await expect(alex.page).toHaveURL(/\/sandboxes\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    sandboxId = alex.page.url().split("/").at(-1);
+    await expect(alex.page.getByText(new RegExp(`Handed to claim ${claim} from warm pool ${template}: a warm start`))).toBeVisible({ timeout: 30_000 });
+  } finally {
+    // Its claim goes with it.
+    if (sandboxId) await request.delete(`/api/v1/sandboxes/${sandboxId}`);
+    await request.delete(`/api/v1/templates/team-a/${template}`);
+  }
+});

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { qualifiedResource } from "@/lib/domain/access.ts";
 import { ENDPOINT_IDS, ENDPOINTS, type Access, type EndpointId } from "@/lib/domain/endpoints.ts";
@@ -137,11 +138,24 @@ async function aTemplate(): Promise<{ namespace: string; name: string }> {
   return { namespace: TEAM, name };
 }
 
+/** Claims this run made: a real cluster keeps a claim's sandbox until the claim goes. */
+const claimsMade = new Set<string>();
+const claimBody = async (): Promise<{ name: string; template: string }> => {
+  const name = unique("matrix-claim");
+  claimsMade.add(name);
+  return { name, template: (await shared.template()).name };
+};
+
 /** Shared targets, made once, that no cell uses up. */
 const shared = {
   sandbox: once(() => readySandbox()),
   claim: once(() => keptClaim()),
   template: once(() => aTemplate()),
+  sandboxClaim: once(async () => {
+    const body = await claimBody();
+    await asPaula("claimSandbox", { params: { namespace: TEAM }, body }, 202);
+    return { namespace: TEAM, name: body.name };
+  }),
 };
 
 /** A node that ran no sandbox, maintained before the first sandbox was made (so it stays cordoned and empty), and that run. */
@@ -212,6 +226,8 @@ const MATRIX: Record<EndpointId, Cell> = {
     answers: platformAdmin(200),
   },
   deleteTemplate: { request: async (allowed) => ({ params: allowed ? await aTemplate() : await shared.template() }), answers: platformAdmin(200) },
+  claimSandbox: { request: async () => ({ params: { namespace: TEAM }, body: await claimBody() }), answers: developsInTeam(202) },
+  getSandboxClaim: { request: async () => ({ params: await shared.sandboxClaim() }), answers: seesTeam(200) },
   listStorageClasses: { request: async () => ({}), answers: signedIn(200) },
   listNodes: { request: async () => ({}), answers: signedIn(200) },
   previewMaintenance: { request: async () => ({ params: { name: maintained.node } }), answers: platformAdmin(200) },
@@ -273,6 +289,10 @@ afterAll(async () => {
   if (!api) return;
   // A real cluster outlives the run: leave it as it was found.
   for (const record of await api.runtime.store.sandboxes.listAllLive()) await api.call("deleteSandbox", person("paula"), { params: { id: record.id } });
+  const claims = api.clusterAdmin().kubeConfig.makeApiClient(CustomObjectsApi);
+  for (const name of claimsMade) {
+    await claims.deleteNamespacedCustomObject({ group: "extensions.agents.x-k8s.io", version: "v1beta1", namespace: TEAM, plural: "sandboxclaims", name }).catch(() => undefined);
+  }
   for (const name of templatesMade) await api.call("deleteTemplate", person("paula"), { params: { namespace: TEAM, name } });
   // Berth cannot uncordon by itself; the admin can.
   if (maintained) await nodeResources(connectionFor(api.runtime.cluster.connection, { kind: "impersonate", person: person("paula") })).setUnschedulable(maintained.node, false);

@@ -42,6 +42,7 @@ interface Targets {
   podName: string;
   nodeName: string;
   templateName: string;
+  sandboxClaimName: string;
 }
 let targets: Targets;
 
@@ -70,8 +71,18 @@ async function ensureTemplate(): Promise<string> {
   return name;
 }
 
+/** A claim for the claim endpoint's path, made once (nothing here deletes it). */
+async function ensureSandboxClaim(template: string): Promise<string> {
+  if (targets) return targets.sandboxClaimName;
+  const name = uniqueName("every-claim");
+  const claimed = await api.call("claimSandbox", paula, { params: { namespace: TEAM }, body: { name, template } });
+  expect(claimed.status, claimed.text).toBe(202);
+  return name;
+}
+
 async function ensureTargets(): Promise<void> {
   const templateName = await ensureTemplate();
+  const sandboxClaimName = await ensureSandboxClaim(templateName);
   if (targets) targets.templateName = templateName;
   const live = targets && api.runtime.live.get(targets.sandboxId);
   const state = (await api.call("simulatorState", paula)).json as SimulatorState;
@@ -84,7 +95,7 @@ async function ensureTargets(): Promise<void> {
     expect(created.status, created.text).toBe(201);
     const id = (created.json as { id: string }).id;
     createdIds.add(id);
-    targets = { sandboxId: id, claimName: defaultWorkspaceClaimName(name), podName: name, nodeName: state.nodes[0]!.name, templateName };
+    targets = { sandboxId: id, claimName: defaultWorkspaceClaimName(name), podName: name, nodeName: state.nodes[0]!.name, templateName, sandboxClaimName };
   }
 }
 
@@ -131,6 +142,7 @@ const VALID_BODIES: Partial<Record<EndpointId, () => Record<string, unknown>>> =
   execInSandbox: () => ({ command: ["sh", "-c", "echo ok"], timeoutSeconds: 5 }),
   expandVolume: () => ({ size: "2Gi" }),
   createTemplate: () => templateBody(uniqueName("prop-template")),
+  claimSandbox: () => ({ name: uniqueName("prop-claim"), template: targets.templateName }),
   updateTemplate: () => ({ ...templateBody(targets.templateName), warmPool: { replicas: 1, updateStrategy: "Recreate" } }),
   startMaintenance: () => ({ parallelism: 2, evictionTimeoutSeconds: 5, replacementTimeoutSeconds: 5 }),
   changeSettings: () => ({ workspaceDefaultStorageSize: "2Gi" }),
@@ -177,6 +189,7 @@ function validParam(id: EndpointId, name: string): string {
       return path.startsWith("/api/v1/maintenance/") ? (maintenanceRunIds.at(-1) ?? randomUUID()) : targets.sandboxId;
     case "name":
       if (path.startsWith("/api/v1/templates/")) return targets.templateName;
+      if (path.startsWith("/api/v1/sandbox-claims/")) return targets.sandboxClaimName;
       return path.startsWith("/api/v1/nodes/") || path.includes("/simulator/nodes/") ? targets.nodeName : path.includes("/pods/") ? targets.podName : targets.claimName;
     default:
       throw new Error(`no valid value is known for the path parameter ${name} of ${id}`);

@@ -20,6 +20,7 @@ export const NAMESPACE_CAPABILITIES = {
   createTemplates: { verb: "create", ...KUBERNETES_RESOURCES.sandboxTemplates },
   changeTemplates: { verb: "update", ...KUBERNETES_RESOURCES.sandboxTemplates },
   deleteTemplates: { verb: "delete", ...KUBERNETES_RESOURCES.sandboxTemplates },
+  claimSandboxes: { verb: "create", ...KUBERNETES_RESOURCES.sandboxClaims },
 } as const satisfies Record<string, Omit<ResourceAttributes, "namespace" | "name">>;
 export type NamespaceCapability = keyof typeof NAMESPACE_CAPABILITIES;
 export const NAMESPACE_CAPABILITY_NAMES = Object.keys(NAMESPACE_CAPABILITIES) as NamespaceCapability[];

@@ -10,6 +10,7 @@ import { EmptyState } from "@/app/components/empty-state.tsx";
 import { SandboxIcon } from "@/app/components/icons.tsx";
 import tableStyles from "@/app/components/data-table.module.css";
 import { isFilling, type TemplateView } from "@/lib/domain/template-view.ts";
+import { ClaimSandboxDialog } from "./claim-sandbox-dialog.tsx";
 import { DeleteTemplateDialog } from "./delete-template-dialog.tsx";
 import { WarmPoolDialog } from "./warm-pool-dialog.tsx";
 import { WarmPoolMeter } from "./warm-pool-meter.tsx";
@@ -73,7 +74,7 @@ export function LiveTemplateTable({ initialTemplates }: { initialTemplates: Temp
           </thead>
           <tbody>
             {templates.map((template) => {
-              const may = (capability: "changeTemplates" | "deleteTemplates") => permissionIn(you, capability, template.namespace).allowed;
+              const may = (capability: "claimSandboxes" | "changeTemplates" | "deleteTemplates") => permissionIn(you, capability, template.namespace).allowed;
               return (
                 <tr key={`${template.namespace}/${template.name}`}>
                   <th scope="row" className={tableStyles.primary}>
@@ -89,6 +90,7 @@ export function LiveTemplateTable({ initialTemplates }: { initialTemplates: Temp
                   <td>{template.warmPool ? <WarmPoolMeter pool={template.warmPool} /> : <span className={styles.muted}>none: every sandbox a cold start</span>}</td>
                   <td>
                     <div className={styles.actions}>
+                      {template.warmPool && may("claimSandboxes") ? <ClaimSandboxDialog template={template} /> : null}
                       {template.managedByBerth && template.spec && may("changeTemplates") ? <WarmPoolDialog template={template} spec={template.spec} onChanged={onChanged} /> : null}
                       {may("deleteTemplates") ? <DeleteTemplateDialog template={template} onChanged={onChanged} /> : null}
                     </div>
