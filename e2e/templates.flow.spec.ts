@@ -2,7 +2,8 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 // The Templates page: a platform admin creates a template with a warm pool in the form, watches
-// the pool fill, resizes it and deletes the template; the form refuses what a template cannot
+// the pool fill (there, on the Sandboxes page and on the Nodes page), resizes it and deletes the
+// template; a developer takes a sandbox from a pool and its timeline says it came warm; the form refuses what a template cannot
 // hold on the field; a developer sees the templates of their namespace and may change none.
 
 let counter = 0;
@@ -26,6 +27,14 @@ test("a platform admin creates a pooled template, sees its pool fill, resizes it
   await expect(row.getByRole("rowheader")).toContainText("Python agents, ephemeral");
   await expect(row.getByRole("cell").nth(1)).toHaveText("ephemeral (emptyDir)");
   await expect(row.getByText("2 of 2 ready")).toBeVisible({ timeout: 30_000 });
+
+  // The pool on the Sandboxes page, its members among the sandboxes and on their nodes.
+  await page.goto("/sandboxes");
+  await expect(page.getByRole("listitem", { name: `Warm pool default/${name}` })).toContainText("2 of 2 ready");
+  await expect(page.getByRole("rowheader").filter({ hasText: `waiting in warm pool ${name}` })).toHaveCount(2);
+  await page.goto("/nodes");
+  await expect(page.getByText(`waiting in warm pool ${name}`)).toHaveCount(2);
+  await page.goto("/templates");
 
   await row.getByRole("button", { name: `Warm pool of ${name}` }).click();
   const poolDialog = page.getByRole("dialog", { name: `Warm pool of ${name}` });

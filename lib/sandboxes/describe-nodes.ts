@@ -27,7 +27,7 @@ export function describeNodes(nodes: V1Node[], sandboxes: SandboxRecord[]): Node
         labels: { ...node.metadata?.labels },
         sandboxes: sandboxes
           .filter((record) => record.nodeName === name)
-          .map((record) => ({ id: record.id, name: record.name, namespace: record.namespace, phase: record.phase }))
+          .map((record) => ({ id: record.id, name: record.name, namespace: record.namespace, phase: record.phase, warmPool: record.details.handout?.pool ?? null }))
           .sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)),
       };
     })

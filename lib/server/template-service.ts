@@ -1,10 +1,13 @@
 import { discoverSandboxApi, type ClusterConnection } from "../kube/cluster-connection.ts";
 import { templateResources } from "../kube/template-resources.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
-import type { TemplateDeps } from "../sandboxes/templates.ts";
+import type { Person } from "../domain/person.ts";
+import type { TemplateView } from "../domain/template-view.ts";
+import { listTemplates, type TemplateDeps } from "../sandboxes/templates.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
 import { howToManage, managedNamespaces } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
+import { visibleTemplateItems } from "./visibility.ts";
 
 // What the template actions need from the runtime. The extensions group is looked up at each
 // call (one discovery request): a cluster may have them installed, or half-migrated, after
@@ -25,4 +28,9 @@ export async function templateServiceDeps(runtime: Pick<Runtime, "config" | "sto
     limits: runtime.config.limits,
     managedNamespaces: async () => ({ names: await managedNamespaces(runtime), howToAdd: howToManage(runtime.config.namespaces) }),
   };
+}
+
+/** Every template (with its pool) of the namespaces where the person may list templates, read as Berth. */
+export async function visibleTemplates(runtime: Pick<Runtime, "config" | "store" | "cluster" | "identity">, person: Person, namespace?: string): Promise<TemplateView[]> {
+  return visibleTemplateItems(runtime, person, await listTemplates(await templateServiceDeps(runtime), namespace));
 }

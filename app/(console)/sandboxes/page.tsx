@@ -6,6 +6,8 @@ import type { Runtime } from "@/lib/server/runtime.ts";
 import { namespacesWithVisibleSandboxes } from "@/lib/server/visibility.ts";
 import type { Caller } from "@/lib/identity/authenticate.ts";
 import { requireViewer } from "../_components/page-caller.ts";
+import { visibleTemplates } from "@/lib/server/template-service.ts";
+import { WarmPoolStrip } from "../templates/_components/warm-pool-strip.tsx";
 import { LiveSandboxTable } from "./_components/live-sandbox-table.tsx";
 import { newestFirst, sandboxRow, type SandboxRow } from "./_components/sandbox-rows.ts";
 
@@ -22,7 +24,8 @@ async function initialRows(runtime: Runtime, caller: Caller): Promise<SandboxRow
 
 export default async function SandboxesPage() {
   const { runtime, caller, you } = await requireViewer();
-  const rows = await initialRows(runtime, caller);
+  // Without agent-sandbox's extensions there are no pools to show: the page is the sandboxes alone.
+  const [rows, templates] = await Promise.all([initialRows(runtime, caller), visibleTemplates(runtime, caller.person).catch(() => [])]);
   const creatable = you.namespaces.filter((entry) => entry.may.includes("createSandboxes"));
   return (
     <>
@@ -39,6 +42,7 @@ export default async function SandboxesPage() {
           )
         }
       />
+      <WarmPoolStrip initialTemplates={JSON.parse(JSON.stringify(templates))} />
       <LiveSandboxTable initialRows={rows} initialAt={Date.now()} />
     </>
   );

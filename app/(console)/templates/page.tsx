@@ -4,9 +4,7 @@ import buttons from "@/app/components/buttons.module.css";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import type { TemplateView } from "@/lib/domain/template-view.ts";
-import { listTemplates } from "@/lib/sandboxes/templates.ts";
-import { templateServiceDeps } from "@/lib/server/template-service.ts";
-import { visibleTemplateItems } from "@/lib/server/visibility.ts";
+import { visibleTemplates } from "@/lib/server/template-service.ts";
 import { requireViewer } from "../_components/page-caller.ts";
 import { LiveTemplateTable } from "./_components/live-template-table.tsx";
 
@@ -32,7 +30,7 @@ export default async function TemplatesPage() {
   );
   let templates: TemplateView[];
   try {
-    templates = await visibleTemplateItems(runtime, caller.person, await listTemplates(await templateServiceDeps(runtime)));
+    templates = await visibleTemplates(runtime, caller.person);
   } catch (error) {
     // No extensions (or no cluster): say so, and what to do, instead of an error page.
     return (

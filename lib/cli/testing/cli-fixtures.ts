@@ -88,7 +88,7 @@ export function aNode(overrides: Partial<NodeView> = {}): NodeView {
     ready: true,
     cordoned: false,
     labels: { "kubernetes.io/hostname": "worker-1", "topology.kubernetes.io/zone": "zone-a" },
-    sandboxes: [{ id: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99", name: "agent-2", namespace: "team-a", phase: "Ready" }],
+    sandboxes: [{ id: "0b9e8f3c-2a41-4d6e-8f00-5e2c1d4b7a99", name: "agent-2", namespace: "team-a", phase: "Ready", warmPool: null }],
     ...overrides,
   };
 }

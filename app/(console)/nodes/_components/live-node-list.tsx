@@ -126,6 +126,7 @@ function NodeCard({ node }: { node: NodeView }) {
             <li key={sandbox.id}>
               <span className={styles.sandboxName}>{sandbox.name}</span>
               <PhaseBadge phase={sandbox.phase} />
+              {sandbox.warmPool ? <span className={styles.muted}>waiting in warm pool {sandbox.warmPool}</span> : null}
             </li>
           ))}
         </ul>

@@ -35,6 +35,13 @@ function LastDisruption({ row, now }: { row: SandboxRow; now: Date }) {
   );
 }
 
+/** A pool member waiting, or a sandbox handed to a claim: said under its name. */
+function Handout({ handout }: { handout: SandboxRow["handout"] }) {
+  if (!handout) return null;
+  const text = handout.pool ? `waiting in warm pool ${handout.pool}` : `claim ${handout.claim}${handout.launchType ? `, ${handout.launchType} start` : ""}`;
+  return <span className={styles.sub}>{text}</span>;
+}
+
 /**
  * Every live sandbox, kept current by the event stream (LiveUpdates marks the list stale on each
  * change), filtered by phase and a search, and virtualized: only the rows in view are in the
@@ -124,6 +131,7 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
                 <tr key={row.id} aria-rowindex={item.index + 2} data-index={item.index} ref={virtualizer.measureElement}>
                   <th scope="row" className={tableStyles.primary}>
                     <Link href={`/sandboxes/${row.id}`}>{row.name}</Link>
+                    <Handout handout={row.handout} />
                   </th>
                   <td className={tableStyles.mono}>{row.namespace}</td>
                   <td title={row.message ?? undefined}>

@@ -9,12 +9,13 @@ export type SandboxRow = Pick<SandboxRecord, "id" | "name" | "namespace" | "phas
   profile: string;
   protection: SandboxDetails["protection"];
   disruption: SandboxDetails["disruption"];
+  handout: SandboxDetails["handout"];
 };
 
 export function sandboxRow(record: SandboxRecord): SandboxRow {
   const { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, spec, details } = record;
   const profile = typeof spec.profile === "string" ? spec.profile : "generic";
-  return { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, profile, protection: details.protection, disruption: details.disruption };
+  return { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, profile, protection: details.protection, disruption: details.disruption, handout: details.handout };
 }
 
 /** Newest first; the id settles a tie. */

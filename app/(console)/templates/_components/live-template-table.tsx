@@ -1,26 +1,17 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useRef } from "react";
-import { api } from "@/app/(console)/_components/api-client.ts";
-import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 import { useViewer } from "@/app/(console)/_components/viewer-context.tsx";
 import { permissionIn } from "@/app/(console)/_components/permissions.ts";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { SandboxIcon } from "@/app/components/icons.tsx";
 import tableStyles from "@/app/components/data-table.module.css";
-import { isFilling, type TemplateView } from "@/lib/domain/template-view.ts";
+import type { TemplateView } from "@/lib/domain/template-view.ts";
 import { ClaimSandboxDialog } from "./claim-sandbox-dialog.tsx";
 import { DeleteTemplateDialog } from "./delete-template-dialog.tsx";
 import { WarmPoolDialog } from "./warm-pool-dialog.tsx";
 import { WarmPoolMeter } from "./warm-pool-meter.tsx";
 import styles from "./live-template-table.module.css";
-
-const POLL_MS = 2_000;
-/** How long after a change here the list is looked at again, for the pool's controller to act. */
-const AFTER_ACTION_MS = 30_000;
-
-const fetchTemplates = (signal?: AbortSignal) => api.listTemplates({ signal }).then((answer) => answer.items);
+import { useTemplates } from "./templates-query.ts";
 
 function workspaceOf(template: TemplateView): string {
   const workspace = template.spec?.sandbox.workspace;
@@ -30,22 +21,10 @@ function workspaceOf(template: TemplateView): string {
   return [workspace.backend ?? "gateway default", claim?.size, claim?.storageClassName].filter(Boolean).join(" · ");
 }
 
-/** Every template the person may see, with its pool's ready/target, polled while a pool fills. */
+/** Every template the person may see, with its pool's ready/target. */
 export function LiveTemplateTable({ initialTemplates }: { initialTemplates: TemplateView[] }) {
-  const queryClient = useQueryClient();
   const you = useViewer();
-  const pollUntil = useRef(0);
-  const { data: templates, error } = useQuery({
-    queryKey: ["templates"],
-    queryFn: ({ signal }) => fetchTemplates(signal),
-    ...serverRendered(initialTemplates),
-    // Pools fill and drain on their controller's time, not through Berth's event stream.
-    refetchInterval: (query) => (query.state.data?.some(isFilling) || Date.now() < pollUntil.current ? POLL_MS : false),
-  });
-  const onChanged = useCallback(() => {
-    pollUntil.current = Date.now() + AFTER_ACTION_MS;
-    void queryClient.invalidateQueries({ queryKey: ["templates"] });
-  }, [queryClient]);
+  const { templates, error, onChanged } = useTemplates(initialTemplates);
   if (templates.length === 0) {
     return (
       <EmptyState icon={<SandboxIcon />} title="No templates yet">
