@@ -5,6 +5,7 @@ export interface ObjectMeta {
   name: string;
   namespace: string;
   labels: Record<string, string>;
+  annotations?: Record<string, string>;
 }
 
 export type EnvVar = { name: string; value: string } | { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } };

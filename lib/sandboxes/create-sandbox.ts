@@ -60,6 +60,13 @@ function claimField(spec: SandboxSpec, plan: ClaimPlan): (string | number)[] {
   return ["volumes", spec.volumes.findIndex((one) => one.name === volume), "pvc", "claimName"];
 }
 
+/** The problem of a namespace Berth does not manage (sandboxes and templates live only in those it does); null when it does. */
+export function notManagedProblem(namespace: string, managed: { names: string[]; howToAdd: string } | undefined): SpecProblem | null {
+  if (!managed || managed.names.includes(namespace)) return null;
+  const choices = managed.names.length > 0 ? `choose one of ${managed.names.join(", ")}` : "Berth manages no namespace yet";
+  return { code: "namespace.not-managed", path: ["namespace"], message: `namespace ${namespace} is not one Berth manages: ${choices}; ${managed.howToAdd}` };
+}
+
 async function validated(deps: CreateSandboxDeps, input: unknown) {
   const result = validateSandboxSpec(input, deps.defaults, deps.limits ?? DEFAULT_GATEWAY_LIMITS);
   if (!result.ok) throw new SpecRejectedError(result.problems);
@@ -68,11 +75,8 @@ async function validated(deps: CreateSandboxDeps, input: unknown) {
     throw new SpecRejectedError(unsetSecrets.map((index) => ({ code: "env.secret-without-value", path: ["env", index, "value"], message: `env ${result.spec.env[index]!.name} is marked secret but has no value: give the value when creating the sandbox` })));
   }
   const namespace = result.spec.namespace ?? deps.defaults.sandboxNamespace;
-  const managed = await deps.managedNamespaces?.();
-  if (managed && !managed.names.includes(namespace)) {
-    const choices = managed.names.length > 0 ? `choose one of ${managed.names.join(", ")}` : "Berth manages no namespace yet";
-    throw new SpecRejectedError([{ code: "namespace.not-managed", path: ["namespace"], message: `namespace ${namespace} is not one Berth manages: ${choices}; ${managed.howToAdd}` }]);
-  }
+  const unmanaged = notManagedProblem(namespace, await deps.managedNamespaces?.());
+  if (unmanaged) throw new SpecRejectedError([unmanaged]);
   return { ...result, namespace };
 }
 

@@ -1,22 +1,25 @@
 import type { Actor } from "../domain/audit.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
 import type { GatewayLimits } from "../domain/gateway-limits.ts";
+import { problemsFromZodError } from "../domain/problems.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
+import { claimViewOf, sandboxClaimRequestSchema, type SandboxClaimView } from "../domain/sandbox-claim.ts";
 import { validateSandboxTemplate, type SandboxTemplateSpec } from "../domain/sandbox-template.ts";
 import { templateView, type TemplateView } from "../domain/template-view.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { StoredExtensionObject, TemplateResources } from "../kube/template-resources.ts";
 import { renderSandboxClaim, renderSandboxTemplate } from "../render/render-template.ts";
-import { claimViewOf, sandboxClaimRequestSchema, type SandboxClaimView } from "../domain/sandbox-claim.ts";
-import { problemsFromZodError } from "../domain/problems.ts";
 import type { Store } from "../store/index.ts";
+import { notManagedProblem } from "./create-sandbox.ts";
 import { ClaimNotFoundError, RequestRejectedError, TemplateConflictError, TemplateNotFoundError } from "./lifecycle-errors.ts";
 
 // Templates through Berth: a platform admin's SandboxTemplate and its SandboxWarmPool, created,
 // changed and deleted as the person asking (Kubernetes' RBAC on sandboxtemplates and
-// sandboxwarmpools decides), as one thing. A template is never left half-made: a pool the
-// person may not create takes its template back with it; an edit whose pool change fails puts
-// the template back as it was. Every change is audited, refusals included (by the API's edge).
+// sandboxwarmpools decides), as one thing; and a developer's sandbox from a template, a
+// SandboxClaim on its pool. A template is never left half-made: both objects are dry-run first,
+// so a person refused the pool has nothing made; a pool create that fails even so takes its
+// template back; an edit whose pool change fails puts the template back as it was. Every change
+// is audited, refusals included (by the API's edge).
 
 export interface TemplateDeps {
   store: Pick<Store, "audit">;
@@ -30,26 +33,31 @@ export interface TemplateDeps {
   managedNamespaces?: () => Promise<{ names: string[]; howToAdd: string }>;
 }
 
-const TEMPLATE_KIND = "SandboxTemplate";
-
 async function validated(deps: TemplateDeps, input: unknown): Promise<SandboxTemplateSpec & { namespace: string }> {
   const result = validateSandboxTemplate(input, deps.defaults, deps.limits);
   if (!result.ok) throw new RequestRejectedError(result.problems, "invalid-template");
   const namespace = result.template.namespace ?? deps.defaults.sandboxNamespace;
-  const managed = await deps.managedNamespaces?.();
-  if (managed && !managed.names.includes(namespace)) {
-    const choices = managed.names.length > 0 ? `choose one of ${managed.names.join(", ")}` : "Berth manages no namespace yet";
-    throw new RequestRejectedError([{ code: "namespace.not-managed", path: ["namespace"], message: `namespace ${namespace} is not one Berth manages: ${choices}; ${managed.howToAdd}` }], "invalid-template");
-  }
+  const unmanaged = notManagedProblem(namespace, await deps.managedNamespaces?.());
+  if (unmanaged) throw new RequestRejectedError([unmanaged], "invalid-template");
   return { ...result.template, namespace };
 }
 
-async function audited<T>(deps: TemplateDeps, entry: { actor: Actor; action: string; namespace: string; name: string; details?: Record<string, unknown> }, act: () => Promise<T>): Promise<T> {
+interface AuditEntry {
+  actor: Actor;
+  action: string;
+  /** What the change was made to: the template, or (for a sandbox from one) the claim. */
+  targetKind?: "SandboxTemplate" | "SandboxClaim";
+  namespace: string;
+  name: string;
+  details?: Record<string, unknown>;
+}
+
+async function audited<T>(deps: TemplateDeps, entry: AuditEntry, act: () => Promise<T>): Promise<T> {
   const result = await act();
   await deps.store.audit.recordChange({
     actor: entry.actor,
     action: entry.action,
-    targetKind: TEMPLATE_KIND,
+    targetKind: entry.targetKind ?? "SandboxTemplate",
     targetId: `${entry.namespace}/${entry.name}`,
     outcome: "Succeeded",
     details: entry.details ?? {},
@@ -110,7 +118,8 @@ export async function getTemplate(deps: TemplateDeps, namespace: string, name: s
 /**
  * Replaces the template with the one given (the whole of it, as the create form sends it): its
  * SandboxTemplate, and its pool made, changed or removed to match. The pool's controller applies
- * the change to ready members by the pool's update strategy.
+ * the change to ready members by the pool's update strategy. Two edits at once: the last wins,
+ * each whole (a template is small and edited by few; its controllers' own writes never fail one).
  */
 export async function updateTemplate(deps: TemplateDeps, namespace: string, name: string, input: unknown, actor: Actor): Promise<TemplateView> {
   const given = typeof input === "object" && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
@@ -126,29 +135,16 @@ export async function updateTemplate(deps: TemplateDeps, namespace: string, name
     if (!before?.managedByBerth) throw new TemplateConflictError(`Template ${namespace}/${name} was not made through Berth: change it where it was made (Berth would overwrite what it cannot read).`, []);
     const { sandboxTemplate, warmPool: pool } = renderSandboxTemplate({ template, defaults: deps.defaults, apiVersion: deps.apiVersion });
     const changePool = async (options: { dryRun?: boolean } = {}) => {
-      if (pool && currentPool) return deps.resources.replaceWarmPool(pool, currentPool.metadata.resourceVersion, options);
+      if (pool && currentPool) return deps.resources.writeWarmPool(pool, options);
       if (pool) return deps.resources.createWarmPool(pool, options);
       if (currentPool && !options.dryRun) await deps.resources.deleteWarmPool(namespace, name, currentPool.metadata.uid);
       return null;
     };
-    await conflictsExplained(namespace, name, () => Promise.all([deps.resources.replaceTemplate(sandboxTemplate, current.metadata.resourceVersion, { dryRun: true }), changePool({ dryRun: true })]));
-    const replaced = await conflictsExplained(namespace, name, () => deps.resources.replaceTemplate(sandboxTemplate, current.metadata.resourceVersion));
-    const changedPool = await undoing(
-      () => conflictsExplained(namespace, name, () => changePool()),
-      () => deps.resources.replaceTemplate(current, replaced.metadata.resourceVersion),
-    );
+    await Promise.all([deps.resources.writeTemplate(sandboxTemplate, { dryRun: true }), changePool({ dryRun: true })]);
+    const replaced = await deps.resources.writeTemplate(sandboxTemplate);
+    const changedPool = await undoing(() => changePool(), () => deps.resources.writeTemplate(current));
     return viewOf(deps, replaced, changedPool);
   });
-}
-
-/** A write refused because the object changed since it was read: the person looks again. */
-async function conflictsExplained<T>(namespace: string, name: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof KubeApiError && error.conflict) throw new TemplateConflictError(`Template ${namespace}/${name} changed while it was being saved: load it again and make the change once more.`, []);
-    throw error;
-  }
 }
 
 /**
@@ -196,7 +192,7 @@ export async function claimSandbox(deps: TemplateDeps, namespace: string, input:
   if (!pool) {
     throw new TemplateConflictError(`Template ${namespace}/${template} has no warm pool, and agent-sandbox hands out sandboxes only through one: give it a warm pool (size 0 starts every sandbox cold).`, []);
   }
-  return audited(deps, { actor, action: "sandbox.claim", namespace, name, details: { template: found.metadata.name } }, async () => {
+  return audited(deps, { actor, action: "sandbox.claim", targetKind: "SandboxClaim", namespace, name, details: { template: found.metadata.name } }, async () => {
     const manifest = renderSandboxClaim({ namespace, name, template, labelPrefix: deps.defaults.labelPrefix, apiVersion: deps.apiVersion });
     try {
       return claimStateOf(await deps.resources.createClaim(manifest));
