@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { problemsFromZodError } from "./problems.ts";
-import { sandboxTemplateSpecSchema } from "./sandbox-template.ts";
+import { DEFAULT_GATEWAY_LIMITS } from "./gateway-limits.ts";
+import { sandboxTemplateSpecSchema, validateSandboxTemplate } from "./sandbox-template.ts";
+import { gatewayDefaults } from "./test-fixtures.ts";
 
 // What a template may hold: what is the same for every sandbox made from it, and nothing that
 // belongs to one of them.
@@ -69,5 +71,18 @@ describe("a sandbox template", () => {
 
   it("refuses a field it does not know", () => {
     expect(problemsOf({ sandbox: { name: "box" } }).map((problem) => problem.code)).toEqual(["unrecognized_keys"]);
+  });
+});
+
+describe("a template's validation against the gateway", () => {
+  const defaults = gatewayDefaults();
+
+  it("refuses a sandbox over the gateway's limits, on the template's field", () => {
+    const result = validateSandboxTemplate({ name: "slow", sandbox: { disruptionPolicy: { terminationGracePeriodSeconds: 600 } } }, defaults, { ...DEFAULT_GATEWAY_LIMITS, maxGracePeriodSeconds: 300 });
+    expect(result.ok ? [] : result.problems.map((problem) => problem.path.join("."))).toEqual(["sandbox.disruptionPolicy.terminationGracePeriodSeconds"]);
+  });
+
+  it("takes a template a create would take", () => {
+    expect(validateSandboxTemplate({ name: "fine", warmPool: { replicas: 2 } }, defaults, DEFAULT_GATEWAY_LIMITS).ok).toBe(true);
   });
 });

@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import { sandboxTemplateSpecSchema, type SandboxTemplateSpecInput } from "../domain/sandbox-template.ts";
 import { gatewayDefaults } from "../domain/test-fixtures.ts";
 import { expectGolden } from "../testing/golden-files.ts";
-import { renderSandboxTemplate } from "./render-template.ts";
+import { renderSandboxClaim, renderSandboxTemplate } from "./render-template.ts";
 import { render } from "./test-fixtures.ts";
 import { toYaml } from "./yaml.ts";
 
-// A template's SandboxTemplate and SandboxWarmPool as YAML, compared byte for byte. After a
+// A template's SandboxTemplate and SandboxWarmPool, and a claim on its pool, as YAML, compared byte for byte. After a
 // deliberate change, regenerate with `UPDATE_GOLDEN=1 npx vitest run lib/render` and review the diff.
 
 const TESTDATA = join(dirname(fileURLToPath(import.meta.url)), "testdata");
@@ -38,6 +38,10 @@ const CASES: { name: string; input: Partial<SandboxTemplateSpecInput> }[] = [
 describe("a template's rendered objects", () => {
   it.each(CASES)("match the golden file $name", ({ name, input }) => {
     expectGolden(TESTDATA, name, asYaml(renderTemplate(input)));
+  });
+
+  it("and a sandbox claimed from it match the golden file template-claim", () => {
+    expectGolden(TESTDATA, "template-claim", toYaml(renderSandboxClaim({ namespace: "team-a", name: "my-agent", template: "python", labelPrefix: "berth.dev", apiVersion: "v1beta1" })));
   });
 
   it("carry the pod a sandbox of the same spec would get, but for Berth's labels", () => {

@@ -3,7 +3,8 @@ import { aDisruption, aRecovery, aStatus, now } from "../disruption/test-fixture
 import type { DurableState } from "../domain/durable-state.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
-import { timelineEventsOf, verdictEventOf } from "./status-changes.ts";
+import type { Handout } from "../domain/sandbox-handout.ts";
+import { handoutEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
 
 // What the reconciler tells the timeline about a newly derived status.
 
@@ -47,5 +48,28 @@ describe("the durable-state verdict event", () => {
 
   it("says nothing before there is a verdict", () => {
     expect(verdictEventOf(aRecord({ phase: "Recovering" }), aStatus({ phase: "Ready" }), now)).toBeNull();
+  });
+});
+
+describe("the hand-out event", () => {
+  const waiting: Handout = { pool: "python", claim: null, launchType: null };
+  const handed = (launchType: Handout["launchType"]): Handout => ({ pool: null, claim: "mine", launchType });
+
+  it("tells a pool member handed to a claim as a warm start, naming the pool", () => {
+    const event = handoutEventOf(aRecord({ phase: "Ready", details: { handout: waiting } }), aStatus({ phase: "Ready", details: { handout: handed("warm") } }), now);
+    expect([event?.reason, event?.message]).toEqual(["HandedOutWarm", "Handed to claim mine from warm pool python: a warm start, the sandbox was already running"]);
+  });
+
+  it("tells a sandbox started for a claim as a cold start", () => {
+    const event = handoutEventOf(aRecord({ phase: "Pending" }), aStatus({ phase: "Pending", details: { handout: handed("cold") } }), now);
+    expect(event?.reason).toBe("StartedCold");
+  });
+
+  it("waits for the launch type before telling", () => {
+    expect(handoutEventOf(aRecord({ phase: "Ready", details: { handout: waiting } }), aStatus({ phase: "Ready", details: { handout: handed(null) } }), now)).toBeNull();
+  });
+
+  it("tells it once", () => {
+    expect(handoutEventOf(aRecord({ phase: "Ready", details: { handout: handed("warm") } }), aStatus({ phase: "Ready", details: { handout: handed("warm") } }), now)).toBeNull();
   });
 });
