@@ -289,7 +289,8 @@ afterAll(async () => {
   if (!api) return;
   // A real cluster outlives the run: leave it as it was found.
   for (const record of await api.runtime.store.sandboxes.listAllLive()) await api.call("deleteSandbox", person("paula"), { params: { id: record.id } });
-  const claims = api.clusterAdmin().kubeConfig.makeApiClient(CustomObjectsApi);
+  const admin = REAL_CLUSTER ? connectToRealCluster("kubeconfig", OPERATOR_KUBECONFIG!) : api.clusterAdmin();
+  const claims = admin.kubeConfig.makeApiClient(CustomObjectsApi);
   for (const name of claimsMade) {
     await claims.deleteNamespacedCustomObject({ group: "extensions.agents.x-k8s.io", version: "v1beta1", namespace: TEAM, plural: "sandboxclaims", name }).catch(() => undefined);
   }
