@@ -108,6 +108,7 @@ test("a developer gets a sandbox from a template's warm pool, and its timeline s
     await expect(alex.page).toHaveURL(/\/sandboxes\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     sandboxId = alex.page.url().split("/").at(-1);
     await expect(alex.page.getByText(new RegExp(`Handed to claim ${claim} from warm pool ${template}: a warm start`))).toBeVisible({ timeout: 30_000 });
+    await expect(alex.page.getByText("a warm start: handed over from the template's warm pool, already running")).toBeVisible();
   } finally {
     // Its claim goes with it.
     if (sandboxId) await request.delete(`/api/v1/sandboxes/${sandboxId}`);

@@ -60,9 +60,18 @@ export function IdentityFacts({ record }: { record: SandboxRecord }) {
         ["Profile", profile.success ? profile.data : <span className={styles.muted}>unknown ({String(record.spec.profile)})</span>],
         ["Image", image ? mono(image) : <span className={styles.muted}>not recorded (made outside Berth)</span>],
         ["Labels", labelList(userLabelsOf(record.spec))],
+        ...handoutFacts(record.details.handout),
       ]}
     />
   );
+}
+
+/** Where a sandbox of agent-sandbox's extensions came from: a warm pool it waits in, or the claim it was handed to. */
+function handoutFacts(handout: SandboxRecord["details"]["handout"]): [string, ReactNode][] {
+  if (!handout) return [];
+  if (handout.pool) return [["Warm pool", <>{mono(handout.pool)} (waiting to be handed out)</>]];
+  const start = handout.launchType === "warm" ? "a warm start: handed over from the template's warm pool, already running" : handout.launchType === "cold" ? "a cold start: started for the claim, no pool member was ready" : "not known yet";
+  return [["Claim", mono(handout.claim)], ["Start", start]];
 }
 
 export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; storage: SandboxStorage }) {
