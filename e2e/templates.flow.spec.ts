@@ -54,6 +54,29 @@ test("a platform admin creates a pooled template, sees its pool fill, resizes it
   await expect(row).toHaveCount(0);
 });
 
+test("a platform admin edits a template in the form it was made with, its name fixed", async ({ page, request }) => {
+  const name = uniqueName("edit");
+  const created = await request.post("/api/v1/templates", { data: { name, description: "first", sandbox: { workspace: { backend: "ephemeral" }, disruptionPolicy: { terminationGracePeriodSeconds: 45 } } } });
+  expect(created.status(), await created.text()).toBe(201);
+  try {
+    await page.goto("/templates");
+    await rowOf(page, name).getByRole("link", { name: `Edit ${name}` }).click();
+    const form = page.getByRole("form", { name: "Save template" });
+    await expect(form.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(name);
+    await expect(form.getByRole("textbox", { name: "Name", exact: true })).not.toBeEditable();
+    await expect(form.getByRole("textbox", { name: "Termination grace (seconds)" })).toHaveValue("45");
+    await form.getByRole("textbox", { name: "Description" }).fill("second");
+    await form.getByRole("textbox", { name: "Termination grace (seconds)" }).fill("90");
+    await form.getByRole("button", { name: "Save template" }).click();
+    await expect(page).toHaveURL(/\/templates$/);
+    await expect(rowOf(page, name).getByRole("rowheader")).toContainText("second");
+    const saved = (await (await request.get(`/api/v1/templates/default/${name}`)).json()) as { spec: { sandbox: { disruptionPolicy: { terminationGracePeriodSeconds: number } } } };
+    expect(saved.spec.sandbox.disruptionPolicy.terminationGracePeriodSeconds).toBe(90);
+  } finally {
+    await request.delete(`/api/v1/templates/default/${name}`);
+  }
+});
+
 test("the form refuses a retained workspace in a template on its field, keeping what was typed", async ({ page }) => {
   const name = uniqueName("shared");
   await page.goto("/templates/new");

@@ -1,5 +1,7 @@
 "use client";
 
+import Link from "next/link";
+import buttons from "@/app/components/buttons.module.css";
 import { useViewer } from "@/app/(console)/_components/viewer-context.tsx";
 import { permissionIn } from "@/app/(console)/_components/permissions.ts";
 import { EmptyState } from "@/app/components/empty-state.tsx";
@@ -70,7 +72,14 @@ export function LiveTemplateTable({ initialTemplates }: { initialTemplates: Temp
                   <td>
                     <div className={styles.actions}>
                       {template.warmPool && may("claimSandboxes") ? <ClaimSandboxDialog template={template} /> : null}
-                      {template.managedByBerth && template.spec && may("changeTemplates") ? <WarmPoolDialog template={template} spec={template.spec} onChanged={onChanged} /> : null}
+                      {template.managedByBerth && template.spec && may("changeTemplates") ? (
+                        <>
+                          <Link href={`/templates/${template.namespace}/${template.name}`} className={`${buttons.secondary} ${buttons.compact}`}>
+                            Edit<span className="visually-hidden"> {template.name}</span>
+                          </Link>
+                          <WarmPoolDialog template={template} spec={template.spec} onChanged={onChanged} />
+                        </>
+                      ) : null}
                       {may("deleteTemplates") ? <DeleteTemplateDialog template={template} onChanged={onChanged} /> : null}
                     </div>
                   </td>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { problemsFromZodError } from "@/lib/domain/problems.ts";
 import { sandboxSpecSchema } from "@/lib/domain/sandbox-spec.ts";
-import { emptyEnvRow, formFieldOf, initialFormValues, newExtraVolume, specFromForm, type CreateFormValues } from "./create-form-values.ts";
+import { emptyEnvRow, formFieldOf, formValuesOf, initialFormValues, newExtraVolume, specFromForm, type CreateFormValues } from "./create-form-values.ts";
 
 // The create form's translation into the sandbox spec, and problems back onto its fields.
 
@@ -124,5 +124,17 @@ describe("problems on the form's fields", () => {
 
   it("has no field for a problem about the spec as a whole", () => {
     expect(formFieldOf(["driverConfig", "kubernetes"])).toBeNull();
+  });
+});
+
+describe("a spec shown in the form", () => {
+  it.each([
+    ["the defaults", { name: "plain" }],
+    ["a named class, a size and a hook", { name: "py", profile: "custom", image: "python:3.12", command: ["python", "-m", "agent"], labels: { team: "ml" }, workspace: { claim: { storageClassName: "portable", size: "5Gi" } }, disruptionPolicy: { evictionProtection: true, checkpointHook: ["sh", "-c", "sync"], terminationGracePeriodSeconds: 90 } }],
+    ["no class, ephemeral, a Secret's key", { name: "eph", workspace: { backend: "ephemeral" }, env: [{ name: "TOKEN", valueFrom: { secretKeyRef: { name: "t", key: "k" } } }, { name: "MODE", value: "x" }] }],
+    ["a read-only extra volume", { name: "vol", volumes: [{ name: "data", mountPath: "/data", readOnly: true, pvc: { claimName: "shared", createIfNotExists: false } }] }],
+  ])("comes back as the same spec: %s", (_, input) => {
+    const spec = sandboxSpecSchema.parse(input);
+    expect(sandboxSpecSchema.parse(specFromForm(formValuesOf(spec, "pvc"), "pvc"))).toEqual(spec);
   });
 });

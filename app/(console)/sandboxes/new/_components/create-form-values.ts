@@ -1,10 +1,10 @@
-import type { SandboxSpecInput } from "@/lib/domain/sandbox-spec.ts";
+import type { SandboxSpec, SandboxSpecInput } from "@/lib/domain/sandbox-spec.ts";
 import type { WarmPool } from "@/lib/domain/sandbox-template.ts";
 import type { ProblemPath } from "@/lib/domain/problems.ts";
 import type { Profile } from "@/lib/domain/profiles.ts";
 import type { CheckpointFailurePolicy } from "@/lib/domain/disruption-policy.ts";
 import type { WorkspaceBackend } from "@/lib/domain/gateway-defaults.ts";
-import { storageClassNameFor, type AccessMode, type ClaimOwnership, type StorageClassChoice } from "@/lib/domain/workspace.ts";
+import { storageClassChoice, storageClassNameFor, type AccessMode, type ClaimOwnership, type StorageClassChoice } from "@/lib/domain/workspace.ts";
 
 // The create form's own state and its translation into the sandbox spec. The form holds what a
 // person types (text, ticks, a class picked from a list); the spec is what the API takes. One
@@ -283,4 +283,69 @@ export function formFieldOf(path: ProblemPath): string | null {
     if (FIELDS.some((field) => field.test(dotted))) return dotted;
   }
   return null;
+}
+
+/** The other way: the form showing a spec already made (a template being edited), as the person would have typed it. */
+export function formValuesOf(spec: SandboxSpec, gatewayBackend: WorkspaceBackend): CreateFormValues {
+  const blank = initialFormValues(gatewayBackend);
+  const claim = spec.workspace.claim;
+  const policy = spec.disruptionPolicy;
+  const hook = policy.checkpointHook;
+  const classField = (name: string | undefined): StorageClassField => {
+    const choice = storageClassChoice(name);
+    return { choice: choice.kind, name: choice.kind === "named" ? choice.name : "" };
+  };
+  const typed = (value: number | string | undefined) => (value === undefined ? "" : String(value));
+  return {
+    ...blank,
+    name: spec.name,
+    namespace: spec.namespace ?? "",
+    profile: spec.profile,
+    image: spec.image ?? "",
+    command: (spec.command ?? []).join("\n"),
+    labels: Object.entries(spec.labels ?? {}).map(([key, value]) => `${key}=${value}`).join("\n"),
+    env: spec.env.map((variable) =>
+      variable.valueFrom
+        ? { ...emptyEnvRow(), name: variable.name, source: "secretKey", secretName: variable.valueFrom.secretKeyRef.name, secretKey: variable.valueFrom.secretKeyRef.key }
+        : { ...emptyEnvRow(), name: variable.name, source: variable.secret ? "secret" : "value", value: variable.value ?? "" },
+    ),
+    resources: {
+      requests: { cpu: spec.resources?.requests?.cpu ?? "", memory: spec.resources?.requests?.memory ?? "" },
+      limits: { cpu: spec.resources?.limits?.cpu ?? "", memory: spec.resources?.limits?.memory ?? "" },
+    },
+    workspace: {
+      backend: spec.workspace.backend ?? gatewayBackend,
+      mountPath: spec.workspace.mountPath ?? "",
+      claim: {
+        ownership: claim?.ownership ?? "template",
+        claimName: claim?.claimName ?? "",
+        storageClass: classField(claim?.storageClassName),
+        size: claim?.size ?? "",
+        accessModes: claim?.accessModes ?? ["ReadWriteOnce"],
+      },
+    },
+    volumes: spec.volumes.map((volume) => ({
+      name: volume.name,
+      mountPath: volume.mountPath,
+      readOnly: volume.readOnly,
+      subPath: volume.subPath ?? "",
+      pvc: {
+        claimName: volume.pvc.claimName,
+        createIfNotExists: volume.pvc.createIfNotExists,
+        deleteOnSandboxTermination: volume.pvc.deleteOnSandboxTermination,
+        storageClass: classField(volume.pvc.storageClass),
+        storage: volume.pvc.storage ?? "",
+        accessModes: volume.pvc.accessModes ?? ["ReadWriteOnce"],
+      },
+    })),
+    disruptionPolicy: {
+      evictionProtection: policy.evictionProtection,
+      terminationGracePeriodSeconds: typed(policy.terminationGracePeriodSeconds),
+      checkpointGracePeriodSeconds: typed(policy.checkpointGracePeriodSeconds),
+      checkpointFailurePolicy: policy.checkpointFailurePolicy,
+      checkpointHook: hook ? (hook[0] === "sh" && hook[1] === "-c" && hook.length === 3 ? hook[2]! : hook.join(" ")) : "",
+      autoRecoverFailedPods: policy.autoRecoverFailedPods,
+      snapshotOnCheckpoint: policy.snapshotOnCheckpoint,
+    },
+  };
 }

@@ -43,9 +43,11 @@ interface TextFieldProps {
   list?: string;
   /** A secret: typed without being shown, and never offered to the browser's autofill. */
   concealed?: boolean;
+  /** Shown, not changed (a template's name while it is edited). */
+  readOnly?: boolean;
 }
 
-export function TextField({ name, label, hint, placeholder, rows, inputMode, monospace, list, concealed }: TextFieldProps) {
+export function TextField({ name, label, hint, placeholder, rows, inputMode, monospace, list, concealed, readOnly }: TextFieldProps) {
   const { register } = useFormContext<CreateFormValues>();
   const error = useFieldError(name);
   const id = useId();
@@ -55,6 +57,7 @@ export function TextField({ name, label, hint, placeholder, rows, inputMode, mon
     className: monospace ? `${styles.input} ${styles.mono}` : styles.input,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": describedBy(id, hint, error),
+    readOnly,
     ...register(name),
   };
   return (

@@ -28,7 +28,7 @@ const MAKING = {
   template: { heading: "Template", capability: "createTemplates", placeholder: "python-agents", where: "create templates" },
 } as const satisfies Record<string, { heading: string; capability: NamespaceCapability; placeholder: string; where: string }>;
 
-export function IdentitySection({ namespace, limits, making = "sandbox" }: { namespace: string; limits: GatewayLimits; making?: keyof typeof MAKING }) {
+export function IdentitySection({ namespace, limits, making = "sandbox", fixedIdentity = false }: { namespace: string; limits: GatewayLimits; making?: keyof typeof MAKING; fixedIdentity?: boolean }) {
   const { control } = useFormContext<CreateFormValues>();
   const made = MAKING[making];
   // Offered: the namespaces Kubernetes lets the person create these in (it decides again on create).
@@ -41,13 +41,14 @@ export function IdentitySection({ namespace, limits, making = "sandbox" }: { nam
         {made.heading}
       </h2>
       <div className={styles.row}>
-        <TextField name="name" label="Name" hint="Lower case letters, digits and '-', up to 63 characters." placeholder={made.placeholder} />
+        <TextField name="name" label="Name" hint={fixedIdentity ? "A name cannot change: make a new one instead." : "Lower case letters, digits and '-', up to 63 characters."} placeholder={made.placeholder} readOnly={fixedIdentity} />
         <TextField
           name="namespace"
           label="Namespace"
           placeholder={namespace}
           list="creatable-namespaces"
-          hint={`Empty: the gateway's namespace, ${namespace}. You may ${made.where} in: ${creatable.join(", ") || "no namespace"}.`}
+          hint={fixedIdentity ? "A namespace cannot change." : `Empty: the gateway's namespace, ${namespace}. You may ${made.where} in: ${creatable.join(", ") || "no namespace"}.`}
+          readOnly={fixedIdentity}
         />
         <datalist id="creatable-namespaces">
           {creatable.map((name) => (

@@ -15,12 +15,14 @@ import styles from "@/app/(console)/sandboxes/new/_components/create-sandbox-for
 import buttons from "@/app/components/buttons.module.css";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
 import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
-import { initialTemplateValues, templateFieldOf, templateFromForm, templateResolver, type TemplateFormValues } from "./template-form-values.ts";
+import type { SandboxTemplateSpec } from "@/lib/domain/sandbox-template.ts";
+import { initialTemplateValues, templateFieldOf, templateFromForm, templateResolver, templateValuesOf, type TemplateFormValues } from "./template-form-values.ts";
 import { WarmPoolSection } from "./warm-pool-section.tsx";
 
 // The template form: the sandbox form's sections (what each sandbox of the template is) and the
 // template's own (what it is for, its warm pool), validated in the browser as the server will,
-// created with one POST. A refusal puts each message on its field and keeps everything typed.
+// created with one POST — or, given a template made through Berth, changed with one PUT (its name
+// and namespace fixed). A refusal puts each message on its field and keeps everything typed.
 
 interface Refusal {
   title: string;
@@ -28,11 +30,12 @@ interface Refusal {
   general: string[];
 }
 
-export function CreateTemplateForm({ defaults, limits }: { defaults: GatewayDefaults; limits: GatewayLimits }) {
+export function CreateTemplateForm({ defaults, limits, editing }: { defaults: GatewayDefaults; limits: GatewayLimits; editing?: SandboxTemplateSpec & { namespace: string } }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const backend = defaults.workspaceBackend;
-  const form = useForm<TemplateFormValues>({ defaultValues: initialTemplateValues(backend), resolver: templateResolver(defaults, limits), mode: "onTouched" });
+  const form = useForm<TemplateFormValues>({ defaultValues: editing ? templateValuesOf(editing, backend) : initialTemplateValues(backend), resolver: templateResolver(defaults, limits), mode: "onTouched" });
+  const verb = editing ? "Save" : "Create";
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
@@ -42,9 +45,10 @@ export function CreateTemplateForm({ defaults, limits }: { defaults: GatewayDefa
     setBusy(true);
     setRefusal(null);
     try {
-      await api.createTemplate({ body: template });
+      if (editing) await api.updateTemplate({ params: { namespace: editing.namespace, name: editing.name }, body: template });
+      else await api.createTemplate({ body: template });
     } catch (error) {
-      const problem = ApiProblem.from(error, "The template could not be created");
+      const problem = ApiProblem.from(error, editing ? "The template could not be saved" : "The template could not be created");
       const { fields, general } = placeProblems(problemsOfAnswer(problem.fields), templateFieldOf);
       let first = true;
       for (const [field, message] of fields) {
@@ -63,9 +67,9 @@ export function CreateTemplateForm({ defaults, limits }: { defaults: GatewayDefa
   const schemaProblem = form.formState.errors.root?.["schema"]?.message;
   return (
     <FormProvider {...form}>
-      <form onSubmit={create} noValidate className={styles.form} aria-label="Create template">
+      <form onSubmit={create} noValidate className={styles.form} aria-label={`${verb} template`}>
         <DisabledUntilHydrated>
-          <IdentitySection namespace={defaults.sandboxNamespace} limits={limits} making="template" />
+          <IdentitySection namespace={defaults.sandboxNamespace} limits={limits} making="template" fixedIdentity={editing !== undefined} />
           <WarmPoolSection />
           <WorkspaceSection defaults={defaults} limits={limits} />
           <VolumesSection limits={limits} />
@@ -85,7 +89,7 @@ export function CreateTemplateForm({ defaults, limits }: { defaults: GatewayDefa
           </div>
           <div className={styles.actions}>
             <button type="submit" className={buttons.primary} disabled={busy}>
-              {busy ? "Creating…" : "Create template"}
+              {busy ? `${verb === "Save" ? "Saving" : "Creating"}…` : `${verb} template`}
             </button>
           </div>
         </DisabledUntilHydrated>

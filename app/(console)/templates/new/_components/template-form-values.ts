@@ -1,8 +1,8 @@
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
 import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import type { ProblemPath, SpecProblem } from "@/lib/domain/problems.ts";
-import { MAX_WARM_POOL_REPLICAS, validateSandboxTemplate, type SandboxTemplateSpecInput } from "@/lib/domain/sandbox-template.ts";
-import { formFieldOf, initialFormValues, specFromForm, type CreateFormValues, type TemplateFields } from "@/app/(console)/sandboxes/new/_components/create-form-values.ts";
+import { MAX_WARM_POOL_REPLICAS, templateAsSandboxSpec, validateSandboxTemplate, type SandboxTemplateSpec, type SandboxTemplateSpecInput } from "@/lib/domain/sandbox-template.ts";
+import { formFieldOf, formValuesOf, initialFormValues, specFromForm, type CreateFormValues, type TemplateFields } from "@/app/(console)/sandboxes/new/_components/create-form-values.ts";
 import { problemResolver } from "@/app/(console)/sandboxes/new/_components/spec-resolver.ts";
 
 // The template form: the create form's fields for the sandboxes the template stands for, and the
@@ -13,6 +13,18 @@ export type TemplateFormValues = CreateFormValues & { template: TemplateFields }
 
 export function initialTemplateValues(gatewayBackend: GatewayDefaults["workspaceBackend"]): TemplateFormValues {
   return { ...initialFormValues(gatewayBackend), template: { description: "", warmPoolReplicas: "", updateStrategy: "OnReplenish" } };
+}
+
+/** The form showing a template already made, to edit it. */
+export function templateValuesOf(template: SandboxTemplateSpec, gatewayBackend: GatewayDefaults["workspaceBackend"]): TemplateFormValues {
+  return {
+    ...formValuesOf(templateAsSandboxSpec(template), gatewayBackend),
+    template: {
+      description: template.description ?? "",
+      warmPoolReplicas: template.warmPool ? String(template.warmPool.replicas) : "",
+      updateStrategy: template.warmPool?.updateStrategy ?? "OnReplenish",
+    },
+  };
 }
 
 const REPLICAS_FIELD = "template.warmPoolReplicas";
