@@ -19,18 +19,12 @@ import { WorkspaceSection } from "./workspace-section.tsx";
 import buttons from "@/app/components/buttons.module.css";
 import styles from "./create-sandbox-form.module.css";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
+import { FormAlerts, type Refusal } from "./form-alerts.tsx";
 
 // The create form: validated in the browser by the server's own validation (schema, rules and
 // this gateway's limits, which the fields name), previewed by the server's dry run, and created
 // with one POST. A refusal puts each message on its field and keeps
 // everything typed.
-
-interface Refusal {
-  title: string;
-  detail: string;
-  /** Messages no field shows. */
-  general: string[];
-}
 
 export function CreateSandboxForm({ defaults, limits, claim }: { defaults: GatewayDefaults; limits: GatewayLimits; claim?: { namespace: string; name: string } }) {
   const router = useRouter();
@@ -80,8 +74,6 @@ export function CreateSandboxForm({ defaults, limits, claim }: { defaults: Gatew
     if (answer !== undefined && "dryRun" in answer) setPreview(answer);
   });
 
-  const fieldErrors = Object.keys(form.formState.errors).filter((key) => key !== "root").length;
-  const schemaProblem = form.formState.errors.root?.["schema"]?.message;
   return (
     <FormProvider {...form}>
       <form onSubmit={create} noValidate className={styles.form} aria-label="Create sandbox">
@@ -90,19 +82,7 @@ export function CreateSandboxForm({ defaults, limits, claim }: { defaults: Gatew
           <WorkspaceSection defaults={defaults} limits={limits} />
           <VolumesSection limits={limits} />
           <PolicySection limits={limits} />
-          <div role="alert" className={styles.alerts}>
-            {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
-            {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}
-            {refusal ? (
-              <div className={styles.errorSummary}>
-                <p className={styles.refusalTitle}>{refusal.title}</p>
-                <p>{refusal.detail}</p>
-                {refusal.general.map((message) => (
-                  <p key={message}>{message}</p>
-                ))}
-              </div>
-            ) : null}
-          </div>
+          <FormAlerts errors={form.formState.errors} submitted={form.formState.submitCount > 0} refusal={refusal} />
           <div className={styles.actions}>
             <button type="button" className={buttons.secondary} onClick={showPreview} disabled={busy !== null}>
               {busy === "preview" ? "Rendering…" : "Preview manifests"}

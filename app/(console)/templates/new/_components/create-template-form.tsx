@@ -18,17 +18,12 @@ import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import type { SandboxTemplateSpec } from "@/lib/domain/sandbox-template.ts";
 import { initialTemplateValues, templateFieldOf, templateFromForm, templateResolver, templateValuesOf, type TemplateFormValues } from "./template-form-values.ts";
 import { WarmPoolSection } from "./warm-pool-section.tsx";
+import { FormAlerts, type Refusal } from "@/app/(console)/sandboxes/new/_components/form-alerts.tsx";
 
 // The template form: the sandbox form's sections (what each sandbox of the template is) and the
 // template's own (what it is for, its warm pool), validated in the browser as the server will,
 // created with one POST — or, given a template made through Berth, changed with one PUT (its name
 // and namespace fixed). A refusal puts each message on its field and keeps everything typed.
-
-interface Refusal {
-  title: string;
-  detail: string;
-  general: string[];
-}
 
 export function CreateTemplateForm({ defaults, limits, editing }: { defaults: GatewayDefaults; limits: GatewayLimits; editing?: SandboxTemplateSpec & { namespace: string } }) {
   const router = useRouter();
@@ -63,8 +58,6 @@ export function CreateTemplateForm({ defaults, limits, editing }: { defaults: Ga
     router.push("/templates");
   });
 
-  const fieldErrors = Object.keys(form.formState.errors).filter((key) => key !== "root").length;
-  const schemaProblem = form.formState.errors.root?.["schema"]?.message;
   return (
     <FormProvider {...form}>
       <form onSubmit={create} noValidate className={styles.form} aria-label={`${verb} template`}>
@@ -74,19 +67,7 @@ export function CreateTemplateForm({ defaults, limits, editing }: { defaults: Ga
           <WorkspaceSection defaults={defaults} limits={limits} />
           <VolumesSection limits={limits} />
           <PolicySection limits={limits} />
-          <div role="alert" className={styles.alerts}>
-            {form.formState.submitCount > 0 && fieldErrors > 0 && !refusal ? <p className={styles.errorSummary}>Some fields need attention: their messages are beside them.</p> : null}
-            {schemaProblem ? <p className={styles.errorSummary}>{schemaProblem}</p> : null}
-            {refusal ? (
-              <div className={styles.errorSummary}>
-                <p className={styles.refusalTitle}>{refusal.title}</p>
-                <p>{refusal.detail}</p>
-                {refusal.general.map((message) => (
-                  <p key={message}>{message}</p>
-                ))}
-              </div>
-            ) : null}
-          </div>
+          <FormAlerts errors={form.formState.errors} submitted={form.formState.submitCount > 0} refusal={refusal} />
           <div className={styles.actions}>
             <button type="submit" className={buttons.primary} disabled={busy}>
               {busy ? `${verb === "Save" ? "Saving" : "Creating"}…` : `${verb} template`}
