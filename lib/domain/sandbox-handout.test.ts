@@ -3,8 +3,8 @@ import { handoutOf, LAUNCH_TYPE_LABEL } from "./sandbox-handout.ts";
 
 // Where a Sandbox stands with agent-sandbox's extensions, read from its controller owner.
 
-const owned = (kind: string, name: string, labels: Record<string, string> = {}) => ({
-  metadata: { labels, ownerReferences: [{ apiVersion: "extensions.agents.x-k8s.io/v1beta1", kind, name, controller: true }] },
+const owned = (kind: string, name: string, labels: Record<string, string> = {}, sandboxName = "python-x7k2q") => ({
+  metadata: { name: sandboxName, labels, ownerReferences: [{ apiVersion: "extensions.agents.x-k8s.io/v1beta1", kind, name, controller: true }] },
 });
 
 describe("a Sandbox's hand-out", () => {
@@ -16,8 +16,15 @@ describe("a Sandbox's hand-out", () => {
     expect(handoutOf(owned("SandboxClaim", "mine", { [LAUNCH_TYPE_LABEL]: "warm" }))).toEqual({ pool: null, claim: "mine", launchType: "warm" });
   });
 
-  it("has no launch type while the label is missing or unknown", () => {
+  it("has no launch type while its label holds a word it does not know", () => {
     expect(handoutOf(owned("SandboxClaim", "mine", { [LAUNCH_TYPE_LABEL]: "lukewarm" }))?.launchType).toBeNull();
+  });
+
+  it.each([
+    ["cold, named like its claim", "mine", "cold"],
+    ["warm, named as a pool member", "python-x7k2q", "warm"],
+  ])("without the label, is read by its name: %s", (_, sandboxName, launchType) => {
+    expect(handoutOf(owned("SandboxClaim", "mine", {}, sandboxName))?.launchType).toBe(launchType);
   });
 
   it("is nothing for a Sandbox no extension controls", () => {

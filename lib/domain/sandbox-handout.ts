@@ -3,7 +3,8 @@ import { z } from "zod";
 // Where a Sandbox of agent-sandbox's extensions stands: waiting in a warm pool, or handed to a
 // SandboxClaim — from the pool, already started (a warm start), or made for the claim because no
 // pool member was ready (a cold start). Read from the Sandbox's controller owner and the
-// launch-type label the claim controller sets; pure.
+// launch-type label the claim controller sets; a controller that sets no such label (releases
+// before it) is read by the name: a cold start is named like its claim, a pool member is not. Pure.
 
 export const LAUNCH_TYPE_LABEL = "agents.x-k8s.io/launch-type";
 
@@ -17,18 +18,20 @@ export const handoutSchema = z.object({
 export type Handout = z.infer<typeof handoutSchema>;
 
 interface OwnedObject {
-  metadata?: { labels?: Record<string, string>; ownerReferences?: { kind?: string; name?: string; controller?: boolean; apiVersion?: string }[] };
+  metadata?: { name?: string; labels?: Record<string, string>; ownerReferences?: { kind?: string; name?: string; controller?: boolean; apiVersion?: string }[] };
 }
 
 /** The Sandbox's place in a pool or with a claim; null for a Sandbox neither holds. */
 export function handoutOf(sandbox: OwnedObject | null | undefined): Handout | null {
   const controller = sandbox?.metadata?.ownerReferences?.find((owner) => owner.controller && owner.apiVersion?.startsWith("extensions.agents.x-k8s.io/"));
   if (!controller?.name) return null;
-  const launchType = sandbox?.metadata?.labels?.[LAUNCH_TYPE_LABEL];
-  const launch = launchType === "warm" || launchType === "cold" ? launchType : null;
   if (controller.kind === "SandboxWarmPool") return { pool: controller.name, claim: null, launchType: null };
-  if (controller.kind === "SandboxClaim") return { pool: null, claim: controller.name, launchType: launch };
-  return null;
+  if (controller.kind !== "SandboxClaim") return null;
+  const labelled = sandbox?.metadata?.labels?.[LAUNCH_TYPE_LABEL];
+  if (labelled === "warm" || labelled === "cold") return { pool: null, claim: controller.name, launchType: labelled };
+  // Labelled with something else (a newer release's word): not guessed.
+  if (labelled !== undefined) return { pool: null, claim: controller.name, launchType: null };
+  return { pool: null, claim: controller.name, launchType: sandbox?.metadata?.name === controller.name ? "cold" : "warm" };
 }
 
 /** What the timeline says when a Sandbox is handed to a claim. */
