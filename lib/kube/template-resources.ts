@@ -90,7 +90,6 @@ export function templateResources(connection: ClusterConnection, version: Sandbo
     deleteWarmPool: (namespace: string, name: string, uid: string) => remove(WARM_POOLS, namespace, name, uid),
     createClaim: (manifest: SandboxClaimManifest) => create(CLAIMS, manifest, {}),
     readClaim: (namespace: string, name: string) => read(CLAIMS, namespace, name),
-    deleteClaim: (namespace: string, name: string, uid: string) => remove(CLAIMS, namespace, name, uid),
   };
 }
 
