@@ -8,6 +8,7 @@ import { benchCrossReplicaDelivery, benchFailover, benchSseDelivery } from "./re
 import { ms } from "./measure.ts";
 import { benchSimulatedCluster } from "./sim.bench.ts";
 import { benchStore } from "./store.bench.ts";
+import { benchTemplates } from "./templates.bench.ts";
 
 const postgresUrl = process.env.BERTH_BENCH_DATABASE_URL ?? process.env.BERTH_TEST_DATABASE_URL;
 
@@ -47,6 +48,12 @@ console.log(`\n| drain a node holding ${maintenance.sandboxes} sandboxes, each c
 console.log(`| Berth maintenance run (parallelism ${maintenance.parallelism}) | ${maintenance.maintenanceRunMs.toFixed(0)} |`);
 console.log(`| by hand, one by one (checkpoint, evict, wait for the replacement) | ${maintenance.oneByOneMs.toFixed(0)} |`);
 console.log(`\nMaintenance run vs one by one: ${(maintenance.oneByOneMs / maintenance.maintenanceRunMs).toFixed(1)}× faster.`);
+
+const templates = await benchTemplates();
+const clusterSeconds = (wallMs: number) => ((wallMs * templates.clockScale) / 1000).toFixed(1);
+console.log(`\n| a sandbox from a template (embedded cluster, clock ×${templates.clockScale}) | runs | median ms | p95 ms | median in cluster time, s |\n|---|---:|---:|---:|---:|`);
+for (const m of [templates.warm, templates.cold]) console.log(`| ${m.name} | ${m.runs} | ${ms(m.medianMs)} | ${ms(m.p95Ms)} | ${clusterSeconds(m.medianMs)} |`);
+console.log(`\nCold over warm (medians): ${(templates.cold.medianMs / templates.warm.medianMs).toFixed(2)}×.`);
 
 const access = await benchAccess();
 console.log(`\n| authorization (embedded cluster, proxy sign-in, access reviews cached) | runs | median ms | p95 ms |\n|---|---:|---:|---:|`);
