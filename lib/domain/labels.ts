@@ -20,6 +20,13 @@ export function berthLabelKeys(labelPrefix: string) {
   };
 }
 
+/**
+ * On the pod template of a template whose sandboxes ask for eviction protection. agent-sandbox
+ * copies the pod template into every Sandbox of the template, so the Sandbox itself says what it
+ * was made to want, whatever the template says later; Berth makes the budget once it is handed out.
+ */
+export const evictionProtectionAnnotation = (labelPrefix: string) => `${labelPrefix}/eviction-protection`;
+
 /** The labels of a sandbox's Sandbox, pod and PodDisruptionBudget. */
 export function sandboxLabels(labelPrefix: string, sandboxId: string): Record<string, string> {
   const keys = berthLabelKeys(labelPrefix);

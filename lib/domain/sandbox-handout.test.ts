@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { handoutOf, LAUNCH_TYPE_LABEL } from "./sandbox-handout.ts";
+import { evictionProtectionAnnotation } from "./labels.ts";
+import { handoutOf, LAUNCH_TYPE_LABEL, podSelectorOf, protectionAskedAtHandout } from "./sandbox-handout.ts";
 
 // Where a Sandbox stands with agent-sandbox's extensions, read from its controller owner.
 
@@ -29,5 +30,38 @@ describe("a Sandbox's hand-out", () => {
 
   it("is nothing for a Sandbox no extension controls", () => {
     expect(handoutOf({ metadata: { ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: "x", controller: true }] } })).toBeNull();
+  });
+});
+
+describe("eviction protection asked of a template's sandbox", () => {
+  const marked = (kind: string, mark?: string) => ({
+    ...owned(kind, kind === "SandboxClaim" ? "mine" : "python"),
+    spec: { podTemplate: { metadata: { annotations: mark === undefined ? {} : { [evictionProtectionAnnotation("berth.dev")]: mark } } } },
+  });
+
+  it("is asked once the sandbox is handed to a claim", () => {
+    expect(protectionAskedAtHandout(marked("SandboxClaim", "true"), "berth.dev")).toBe(true);
+  });
+
+  it("is not asked while the sandbox waits in its pool", () => {
+    expect(protectionAskedAtHandout(marked("SandboxWarmPool", "true"), "berth.dev")).toBe(false);
+  });
+
+  it("is not asked of a sandbox whose template did not mark it", () => {
+    expect(protectionAskedAtHandout(marked("SandboxClaim"), "berth.dev")).toBe(false);
+  });
+});
+
+describe("the labels a Sandbox's pods carry", () => {
+  it("are read from the selector in its status", () => {
+    expect(podSelectorOf({ status: { selector: "agents.x-k8s.io/sandbox-name-hash=1a2b3c4d" } })).toEqual({ "agents.x-k8s.io/sandbox-name-hash": "1a2b3c4d" });
+  });
+
+  it("are unknown before the Sandbox has a pod", () => {
+    expect(podSelectorOf({ status: {} })).toBeNull();
+  });
+
+  it("are not guessed from a selector that is not plain equality", () => {
+    expect(podSelectorOf({ status: { selector: "tier in (a,b)" } })).toBeNull();
   });
 });

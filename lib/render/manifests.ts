@@ -90,7 +90,7 @@ export interface SandboxManifest {
 
 /** The pod template and claim templates a Sandbox runs from (agent-sandbox's SandboxBlueprint). */
 export interface SandboxBlueprint {
-  podTemplate: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  podTemplate: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
   volumeClaimTemplates?: VolumeClaimTemplate[];
 }
 

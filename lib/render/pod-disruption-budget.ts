@@ -16,6 +16,11 @@ export function renderPodDisruptionBudget(input: {
   namespace: string;
   sandboxId: string;
   labelPrefix: string;
+  /**
+   * The pods' labels, for a sandbox whose pod template Berth did not render for it (one handed
+   * out from a template's pool carries the controller's name-hash label, not Berth's id).
+   */
+  podSelector?: Record<string, string>;
 }): PodDisruptionBudgetManifest {
   const labels = sandboxLabels(input.labelPrefix, input.sandboxId);
   return {
@@ -24,7 +29,7 @@ export function renderPodDisruptionBudget(input: {
     metadata: { name: podDisruptionBudgetName(input.sandboxName), namespace: input.namespace, labels },
     spec: {
       minAvailable: 1,
-      selector: { matchLabels: { [berthLabelKeys(input.labelPrefix).sandboxId]: input.sandboxId } },
+      selector: { matchLabels: input.podSelector ?? { [berthLabelKeys(input.labelPrefix).sandboxId]: input.sandboxId } },
     },
   };
 }

@@ -28,7 +28,7 @@ const CASES: { name: string; input: Partial<SandboxTemplateSpecInput> }[] = [
         profile: "claude",
         resources: { requests: { cpu: "500m", memory: "1Gi" }, limits: { memory: "4Gi" } },
         env: [{ name: "TOKEN", valueFrom: { secretKeyRef: { name: "team-token", key: "token" } } }],
-        disruptionPolicy: { terminationGracePeriodSeconds: 120 },
+        disruptionPolicy: { terminationGracePeriodSeconds: 120, evictionProtection: true },
       },
       warmPool: { replicas: 1, updateStrategy: "Recreate" },
     },

@@ -1,6 +1,6 @@
 import { EXTENSIONS_API_GROUP } from "../domain/agent-sandbox-install.ts";
 import type { GatewayDefaults } from "../domain/gateway-defaults.ts";
-import { templateLabels } from "../domain/labels.ts";
+import { evictionProtectionAnnotation, templateLabels } from "../domain/labels.ts";
 import { InvalidSandboxSpecError } from "../domain/problems.ts";
 import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import { templateAsSandboxSpec, type SandboxTemplateSpec } from "../domain/sandbox-template.ts";
@@ -46,11 +46,17 @@ export function renderSandboxTemplate({ template, defaults, apiVersion }: Render
     // The template as given, for Berth to show and edit it from the cluster alone (lib/domain/template-view.ts).
     annotations: { [templateSpecAnnotation(defaults.labelPrefix)]: keptTemplateSpec(template) },
   };
+  const blueprint = renderBlueprint(spec, checked.workspace, { ...spec.labels, ...labels });
+  if (spec.disruptionPolicy.evictionProtection) {
+    // A pool member waiting for a claim is not protected (a drain should take it freely): the
+    // budget comes at the hand-out, from this mark on the sandbox (lib/sandboxes/handout-budget.ts).
+    blueprint.podTemplate.metadata.annotations = { [evictionProtectionAnnotation(defaults.labelPrefix)]: "true" };
+  }
   const sandboxTemplate: SandboxTemplateManifest = {
     apiVersion: `${EXTENSIONS_API_GROUP}/${apiVersion}`,
     kind: "SandboxTemplate",
     metadata,
-    spec: { ...renderBlueprint(spec, checked.workspace, { ...spec.labels, ...labels }), networkPolicyManagement: "Unmanaged" },
+    spec: { ...blueprint, networkPolicyManagement: "Unmanaged" },
   };
   if (!template.warmPool) return { sandboxTemplate };
   const warmPool: SandboxWarmPoolManifest = {

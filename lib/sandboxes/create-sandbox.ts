@@ -11,10 +11,11 @@ import type { SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxSpec } from "../domain/sandbox-spec.ts";
 import { validateSandboxSpec } from "../domain/validate-sandbox-spec.ts";
-import type { SandboxResources, StoredSandbox } from "../kube/sandbox-resources.ts";
+import type { SandboxResources } from "../kube/sandbox-resources.ts";
 import type { ClaimPlan } from "../render/claims.ts";
 import type { SecretManifest } from "../render/manifests.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
+import { withOwner } from "../render/owner-reference.ts";
 import { renderSandbox, type RenderResult } from "../render/render-sandbox.ts";
 import type { Store } from "../store/index.ts";
 import type { LiveSandboxes } from "./live-sandboxes.ts";
@@ -198,17 +199,6 @@ async function createSandboxSecret(deps: CreateSandboxDeps, secret: SecretManife
       { code: "env.secret-exists", path: ["name"], message: `Secret ${where}, where this sandbox's secret values would go, already exists; delete it if it is a leftover, or choose another sandbox name` },
     ]);
   }
-}
-
-/** The manifest, garbage-collected with the Sandbox (a dependent, not controlled by it). */
-function withOwner<T extends { metadata: object }>(manifest: T, owner: StoredSandbox): T {
-  return {
-    ...manifest,
-    metadata: {
-      ...manifest.metadata,
-      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: false, blockOwnerDeletion: false }],
-    },
-  };
 }
 
 /**

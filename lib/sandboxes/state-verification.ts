@@ -7,10 +7,13 @@ import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import { AGENT_CONTAINER_NAME } from "../render/render-sandbox.ts";
 import { readStateMarker, writeStateMarker, type MarkerTarget } from "./state-marker.ts";
 import { storedWorkspace } from "../domain/stored-spec.ts";
+import { berthLabelKeys } from "../domain/labels.ts";
+import { WORKSPACE_VOLUME_NAME } from "../domain/workspace.ts";
 
 // Whether durable state survived a disruption, decided by the marker: when a sandbox Berth made
-// becomes Ready in a replacement pod, the marker is read back (verdict), then written for the new
-// pod; on its first Ready it is only written. Exec is slow next to a reconcile, so this runs
+// — itself, or from one of its templates and handed to a claim — becomes Ready in a replacement
+// pod, the marker is read back (verdict), then written for the new pod; on its first Ready it is
+// only written. Exec is slow next to a reconcile, so this runs
 // beside the reconciler's queue; results wait here until the next reconcile stores them (the
 // reconciler stays the one writer of a sandbox's status).
 
@@ -28,6 +31,8 @@ export class StateVerification {
       connection: ClusterConnection;
       /** The gateway's default workspace mount path, for specs that name none. */
       workspaceMountPath: string;
+      /** Berth's label prefix: a template's pods carry its template label. */
+      labelPrefix: string;
       /** Told when a result is ready to be stored. */
       onResult: (sandboxId: string) => void;
       now: () => Date;
@@ -58,12 +63,13 @@ export class StateVerification {
   /** Starts what the stored status says is still to do for a Ready pod. */
   follow(record: SandboxRecord, status: SandboxStatus, pod: V1Pod | null): void {
     const podUid = pod?.metadata?.uid;
-    if (record.origin !== "berth" || status.phase !== "Ready" || !podUid || this.running.has(podUid)) return;
+    const target = this.target(record, status, pod);
+    if (!target || status.phase !== "Ready" || !podUid || this.running.has(podUid)) return;
     if (status.details.stateMarker?.podUid === podUid || this.results.get(podUid)?.markerWrittenAt) return;
     const recovery = readDisruptionDetails(status.details).recovery;
     const replacement = recovery?.reason === "Recovered" && recovery.replacementPodUid === podUid;
     this.running.add(podUid);
-    void this.verifyThenMark(record, podUid, replacement)
+    void this.verifyThenMark(record, target, podUid, replacement)
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => {
         this.running.delete(podUid);
@@ -71,8 +77,7 @@ export class StateVerification {
       });
   }
 
-  private async verifyThenMark(record: SandboxRecord, podUid: string, replacement: boolean): Promise<void> {
-    const target = this.target(record);
+  private async verifyThenMark(record: SandboxRecord, target: MarkerTarget, podUid: string, replacement: boolean): Promise<void> {
     const result: Results = this.results.get(podUid) ?? {};
     this.results.set(podUid, result);
     if (replacement && !result.verdict) {
@@ -84,8 +89,18 @@ export class StateVerification {
     result.markerWrittenAt = writtenAt;
   }
 
-  private target(record: SandboxRecord): MarkerTarget {
-    const workspace = storedWorkspace(record.spec);
-    return { namespace: record.namespace, pod: record.name, container: AGENT_CONTAINER_NAME, mountPath: workspace?.mountPath ?? this.options.workspaceMountPath };
+  /**
+   * Where the marker goes, or null for a sandbox Berth does not verify: one made outside Berth,
+   * or a template's sandbox still waiting in its pool (its pod may be replaced freely). A
+   * template's sandbox keeps its workspace where Berth rendered it, read from its pod.
+   */
+  private target(record: SandboxRecord, status: SandboxStatus, pod: V1Pod | null): MarkerTarget | null {
+    const at = (mountPath: string) => ({ namespace: record.namespace, pod: record.name, container: AGENT_CONTAINER_NAME, mountPath });
+    if (record.origin === "berth") return at(storedWorkspace(record.spec)?.mountPath ?? this.options.workspaceMountPath);
+    const fromBerthTemplate = pod?.metadata?.labels?.[berthLabelKeys(this.options.labelPrefix).template] !== undefined;
+    if (!status.details.handout?.claim || !fromBerthTemplate) return null;
+    const agent = pod?.spec?.containers.find((container) => container.name === AGENT_CONTAINER_NAME);
+    const mountPath = agent?.volumeMounts?.find((mount) => mount.name === WORKSPACE_VOLUME_NAME)?.mountPath;
+    return mountPath ? at(mountPath) : null;
   }
 }

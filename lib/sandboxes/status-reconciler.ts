@@ -23,7 +23,8 @@ import { RecordUpkeep } from "./record-upkeep.ts";
 import { SandboxWatches } from "./sandbox-watches.ts";
 import { StateVerification } from "./state-verification.ts";
 import { changed, checkpointing, detailsChanged, handoutEventOf, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
-import { handoutOf } from "../domain/sandbox-handout.ts";
+import { handoutOf, protectionAskedAtHandout } from "../domain/sandbox-handout.ts";
+import { protectHandedOutSandbox } from "./handout-budget.ts";
 import { storedDisruptionPolicy } from "../domain/stored-spec.ts";
 
 // The reconciler, one per server process, shaped like a controller-runtime controller: watches
@@ -93,7 +94,7 @@ export class StatusReconciler {
     const { connection, onError } = options;
     this.resources = sandboxResources(connection, options.sandboxApiVersion);
     this.watches = new SandboxWatches({ connection, sandboxApiVersion: options.sandboxApiVersion, labelPrefix: options.labelPrefix, namespaces: options.namespaces, onError });
-    this.verification = new StateVerification({ connection, workspaceMountPath: options.workspaceMountPath ?? "/sandbox", onResult: (id) => this.enqueue(id), now: () => this.now(), onError });
+    this.verification = new StateVerification({ connection, workspaceMountPath: options.workspaceMountPath ?? "/sandbox", labelPrefix: options.labelPrefix, onResult: (id) => this.enqueue(id), now: () => this.now(), onError });
     this.upkeep = new RecordUpkeep({
       store: options.store,
       resources: this.resources,
@@ -253,14 +254,17 @@ export class StatusReconciler {
       if (!(await this.resources.readSandbox(record.namespace, record.name))) await this.upkeep.closeDeletedOutsideBerth(record);
       return;
     }
+    const sandbox = this.watches.sandboxes.get(record.namespace, record.name);
+    const budget = this.watches.budgets.get(record.namespace, podDisruptionBudgetName(record.name)) ?? null;
+    await protectHandedOutSandbox({ resources: this.resources, store, labelPrefix: this.options.labelPrefix, now: () => this.now(), fence: this.fence() }, record, sandbox, budget !== null);
     const protection = deriveProtection({
-      wanted: storedDisruptionPolicy(record.spec).evictionProtection,
-      budget: this.watches.budgets.get(record.namespace, podDisruptionBudgetName(record.name)) ?? null,
+      wanted: storedDisruptionPolicy(record.spec).evictionProtection || protectionAskedAtHandout(sandbox, this.options.labelPrefix),
+      budget,
       pod: observed.pod,
       node: observed.node ?? null,
     });
     const protectedStatus = withProtection(this.verification.withResults(await this.derive(observed, record)), protection, record.conditions, this.now());
-    const derived = { ...protectedStatus, details: { ...protectedStatus.details, handout: handoutOf(this.watches.sandboxes.get(record.namespace, record.name)) } };
+    const derived = { ...protectedStatus, details: { ...protectedStatus.details, handout: handoutOf(sandbox) } };
     const next = (await this.options.checkpointing?.anywhere(id)) ? checkpointing(derived) : derived;
     const fence = this.fence();
     if (detailsChanged(record, next) || changed(record, next)) {

@@ -9,11 +9,12 @@ import { accessObjects, group } from "../../kube/access-objects.ts";
 import { connectionFor } from "../../kube/acting-as.ts";
 import { sandboxResources } from "../../kube/sandbox-resources.ts";
 import { templateResources } from "../../kube/template-resources.ts";
+import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
 import { renderSandboxTemplate } from "../../render/render-template.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
-import { deleteSandbox } from "../sandbox-actions.ts";
+import { deleteSandbox, setSandboxRunning } from "../sandbox-actions.ts";
 import { claimSandbox, createTemplate, deleteTemplate, getClaim, getTemplate, listTemplates, updateTemplate, type TemplateDeps } from "../templates.ts";
-import { platformAdmin, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
+import { needsExec, platformAdmin, startSuiteWorld, type SuiteWorld } from "./suite-world.ts";
 
 // Driver suite: a template as Berth renders it, taken by agent-sandbox's extensions — its warm
 // pool filled with Ready sandboxes, a claim handed one of them — on the embedded cluster in
@@ -236,6 +237,77 @@ describe("templates through Berth, as the person asking", () => {
         if (await world.operator.getExtension("sandboxclaims", "default", claim)) throw new Error("the claim is still there");
         if ((await world.operator.listSandboxes("default")).some((one) => one.metadata?.name === claim && !one.metadata.deletionTimestamp)) throw new Error("a sandbox named like the claim is there");
       }, { timeoutMs: world.cluster.patienceMs });
+    });
+
+    it("stops and starts again as any sandbox, still its claim's and not replaced by it", async () => {
+      const template = world.named("pausable");
+      made.push({ plural: "sandboxtemplates", name: template }, { plural: "sandboxwarmpools", name: template });
+      await createTemplate(depsAs(admin), templateInput(template, 1), anActor(admin.username));
+      await viewWhen(template, (one) => one.warmPool?.ready === 1);
+      const claim = world.named("pausable-claim");
+      const { sandbox, record } = await claimed(template, claim);
+      const asAdmin = { ...world.deps, resources: sandboxResources(connectionFor(world.cluster.connection, { kind: "impersonate", person: admin }), "v1beta1") };
+      const podBefore = (await world.operator.getPod("default", sandbox))?.metadata?.uid;
+      await setSandboxRunning(asAdmin, record.id, false, anActor(admin.username));
+      await eventually(async () => {
+        if (await world.operator.getPod("default", sandbox)) throw new Error("the pod is still there");
+      }, { timeoutMs: world.cluster.patienceMs });
+      // The claim keeps its stopped sandbox: it neither starts another nor takes one from the pool.
+      expect(statusOf(await world.operator.getExtension("sandboxclaims", "default", claim)).sandbox?.name).toBe(sandbox);
+      await setSandboxRunning(asAdmin, record.id, true, anActor(admin.username));
+      const started = await world.recordWhen(record.id, (one) => expect(one.phase).toBe("Ready"));
+      expect([started.details.handout?.claim, podBefore !== undefined && started.podUid !== podBefore]).toEqual([claim, true]);
+    });
+
+    it("has Berth's state marker written in its workspace once handed out, as a sandbox Berth made", async (context) => {
+      needsExec(world, context);
+      const template = world.named("marked");
+      made.push({ plural: "sandboxtemplates", name: template }, { plural: "sandboxwarmpools", name: template });
+      await createTemplate(depsAs(admin), templateInput(template, 1), anActor(admin.username));
+      await viewWhen(template, (one) => one.warmPool?.ready === 1);
+      const { sandbox, record } = await claimed(template, world.named("marked-claim"));
+      const pod = (await world.operator.getPod("default", sandbox))?.metadata?.uid;
+      await world.recordWhen(record.id, (one) => expect(one.details.stateMarker?.podUid).toBe(pod));
+    });
+
+    describe("from a template asking for eviction protection", () => {
+      let template: string;
+      let handedOut: { sandbox: string; record: { id: string } };
+      beforeAll(async () => {
+        template = world.named("guarded-pool");
+        made.push({ plural: "sandboxtemplates", name: template }, { plural: "sandboxwarmpools", name: template });
+        const input = templateInput(template, 2);
+        await createTemplate(depsAs(admin), { ...input, sandbox: { ...input.sandbox, disruptionPolicy: { terminationGracePeriodSeconds: 3, evictionProtection: true } } }, anActor(admin.username));
+        await viewWhen(template, (one) => one.warmPool?.ready === 2);
+        handedOut = await claimed(template, world.named("guarded-claim"));
+        await world.recordWhen(handedOut.record.id, (record) => {
+          if (!record.details.protection?.refusingEvictions) throw new Error(`not protected yet: ${JSON.stringify(record.details.protection)}`);
+        });
+      }, 240_000);
+
+      it("is not evicted once handed out: its budget refuses", async () => {
+        expect((await world.operator.evict({ namespace: "default", name: handedOut.sandbox })).outcome).toBe("refused");
+      });
+
+      it("says on its timeline that the hand-out brought the budget", async () => {
+        expect((await toldOnTimeline(handedOut.record.id, "BudgetCreated")).message).toContain(`as template ${template} asks`);
+      });
+
+      it("gets its budget back when someone deletes it", async () => {
+        const budget = podDisruptionBudgetName(handedOut.sandbox);
+        const first = (await world.operator.getBudget("default", budget))?.metadata?.uid;
+        await world.operator.deleteBudget("default", budget);
+        await eventually(async () => {
+          const again = await world.operator.getBudget("default", budget);
+          if (!again || again.metadata?.uid === first) throw new Error("no new budget yet");
+        }, { timeoutMs: world.cluster.patienceMs });
+      });
+
+      it("leaves the pool's waiting members unprotected, for a drain to take", async () => {
+        const waiting = (await world.operator.listSandboxes("default")).filter((one) => one.metadata?.name?.startsWith(`${template}-`) && one.metadata.name !== handedOut.sandbox);
+        expect(waiting.length).toBeGreaterThan(0);
+        for (const member of waiting) expect(await world.operator.getBudget("default", podDisruptionBudgetName(member.metadata!.name!))).toBeNull();
+      });
     });
 
     it("is refused from a template without a warm pool, saying how to give it one", async () => {

@@ -54,6 +54,7 @@ export function operator(connection: ClusterConnection) {
     getPod: (namespace: string, name: string): Promise<V1Pod | null> => get(() => core.readNamespacedPod({ namespace, name })),
     getClaim: (namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> => get(() => core.readNamespacedPersistentVolumeClaim({ namespace, name })),
     getBudget: (namespace: string, name: string): Promise<V1PodDisruptionBudget | null> => get(() => policy.readNamespacedPodDisruptionBudget({ namespace, name })),
+    deleteBudget: (namespace: string, name: string) => policy.deleteNamespacedPodDisruptionBudget({ namespace, name }),
     getSandbox: (namespace: string, name: string): Promise<KubernetesObject | null> =>
       get(() => custom.getNamespacedCustomObject({ group: "agents.x-k8s.io", version: "v1beta1", namespace, plural: "sandboxes", name }) as Promise<KubernetesObject>),
     cordon: (node: string) => setUnschedulable(node, true),
