@@ -10,6 +10,7 @@ import { KubeApiError } from "../kube/kube-errors.ts";
 import type { StoredExtensionObject, TemplateResources } from "../kube/template-resources.ts";
 import { renderSandboxClaim, renderSandboxTemplate } from "../render/render-template.ts";
 import type { Store } from "../store/index.ts";
+import { auditedChange } from "./audited-change.ts";
 import { notManagedProblem } from "./create-sandbox.ts";
 import { ClaimNotFoundError, RequestRejectedError, TemplateConflictError, TemplateNotFoundError } from "./lifecycle-errors.ts";
 
@@ -42,29 +43,6 @@ async function validated(deps: TemplateDeps, input: unknown): Promise<SandboxTem
   return { ...result.template, namespace };
 }
 
-interface AuditEntry {
-  actor: Actor;
-  action: string;
-  /** What the change was made to: the template, or (for a sandbox from one) the claim. */
-  targetKind?: "SandboxTemplate" | "SandboxClaim";
-  namespace: string;
-  name: string;
-  details?: Record<string, unknown>;
-}
-
-async function audited<T>(deps: TemplateDeps, entry: AuditEntry, act: () => Promise<T>): Promise<T> {
-  const result = await act();
-  await deps.store.audit.recordChange({
-    actor: entry.actor,
-    action: entry.action,
-    targetKind: entry.targetKind ?? "SandboxTemplate",
-    targetId: `${entry.namespace}/${entry.name}`,
-    outcome: "Succeeded",
-    details: entry.details ?? {},
-  });
-  return result;
-}
-
 function viewOf(deps: TemplateDeps, template: StoredExtensionObject, pool: StoredExtensionObject | null): TemplateView {
   const view = templateView(template, pool ?? undefined, deps.defaults.labelPrefix);
   if (!view) throw new Error(`the API server answered a SandboxTemplate that does not read as one: ${template.metadata.namespace}/${template.metadata.name}`);
@@ -86,7 +64,7 @@ async function undoing<T>(act: () => Promise<T>, undo: () => Promise<unknown>): 
 /** Creates the template (and its warm pool), as the person; 409 when the name is taken. */
 export async function createTemplate(deps: TemplateDeps, input: unknown, actor: Actor): Promise<TemplateView> {
   const template = await validated(deps, input);
-  return audited(deps, { actor, action: "template.create", namespace: template.namespace, name: template.name, details: { warmPool: template.warmPool ?? null } }, async () => {
+  return auditedChange(deps.store.audit, { actor, action: "template.create", targetKind: "SandboxTemplate", namespace: template.namespace, name: template.name, details: { warmPool: template.warmPool ?? null } }, async () => {
     const { sandboxTemplate, warmPool: pool } = renderSandboxTemplate({ template, defaults: deps.defaults, apiVersion: deps.apiVersion });
     const nameTaken = (error: unknown) =>
       error instanceof KubeApiError && error.alreadyExists ? new TemplateConflictError(`Namespace ${template.namespace} already has a template named ${template.name}: choose another name, or edit that one.`, ["name"]) : error;
@@ -129,7 +107,7 @@ export async function updateTemplate(deps: TemplateDeps, namespace: string, name
     }
   }
   const template = await validated(deps, { ...given, name, namespace });
-  return audited(deps, { actor, action: "template.update", namespace, name, details: { warmPool: template.warmPool ?? null } }, async () => {
+  return auditedChange(deps.store.audit, { actor, action: "template.update", targetKind: "SandboxTemplate", namespace, name, details: { warmPool: template.warmPool ?? null } }, async () => {
     const { template: current, pool: currentPool } = await existing(deps, namespace, name);
     const before = templateView(current, currentPool ?? undefined, deps.defaults.labelPrefix);
     if (!before?.managedByBerth) throw new TemplateConflictError(`Template ${namespace}/${name} was not made through Berth: change it where it was made (Berth would overwrite what it cannot read).`, []);
@@ -153,7 +131,7 @@ export async function updateTemplate(deps: TemplateDeps, namespace: string, name
  * claims'.
  */
 export async function deleteTemplate(deps: TemplateDeps, namespace: string, name: string, actor: Actor): Promise<{ namespace: string; name: string; warmPoolDeleted: boolean }> {
-  return audited(deps, { actor, action: "template.delete", namespace, name }, async () => {
+  return auditedChange(deps.store.audit, { actor, action: "template.delete", targetKind: "SandboxTemplate", namespace, name }, async () => {
     const { template, pool } = await existing(deps, namespace, name);
     if (pool) await deps.resources.deleteWarmPool(namespace, name, pool.metadata.uid);
     await deps.resources.deleteTemplate(namespace, name, template.metadata.uid);
@@ -192,7 +170,7 @@ export async function claimSandbox(deps: TemplateDeps, namespace: string, input:
   if (!pool) {
     throw new TemplateConflictError(`Template ${namespace}/${template} has no warm pool, and agent-sandbox hands out sandboxes only through one: give it a warm pool (size 0 starts every sandbox cold).`, []);
   }
-  return audited(deps, { actor, action: "sandbox.claim", targetKind: "SandboxClaim", namespace, name, details: { template: found.metadata.name } }, async () => {
+  return auditedChange(deps.store.audit, { actor, action: "sandbox.claim", targetKind: "SandboxClaim", namespace, name, details: { template: found.metadata.name } }, async () => {
     const manifest = renderSandboxClaim({ namespace, name, template, labelPrefix: deps.defaults.labelPrefix, apiVersion: deps.apiVersion });
     try {
       return claimStateOf(await deps.resources.createClaim(manifest));

@@ -5,6 +5,7 @@ import { problemsFromZodError } from "../domain/problems.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { VolumeResources } from "../kube/volume-resources.ts";
 import type { Store } from "../store/index.ts";
+import { auditedChange } from "./audited-change.ts";
 import { claimUsers } from "./claim-users.ts";
 import { RequestRejectedError, VolumeInUseError, VolumeNotFoundError, VolumeStateError } from "./lifecycle-errors.ts";
 
@@ -27,28 +28,13 @@ async function knownClaim(deps: VolumeActionDeps, namespace: string, name: strin
   return { volume, claim, uid: claim.metadata.uid };
 }
 
-/** A change that went through is recorded with what it did; the API's edge records one that failed. */
-async function audited<T>(deps: VolumeActionDeps, entry: { actor: Actor; action: string; namespace: string; name: string; details?: Record<string, unknown> }, act: () => Promise<T>): Promise<T> {
-  const { actor, action, namespace, name, details = {} } = entry;
-  const result = await act();
-  await deps.store.audit.recordChange({
-    actor,
-    action,
-    targetKind: "PersistentVolumeClaim",
-    targetId: `${namespace}/${name}`,
-    outcome: "Succeeded",
-    details: { ...details, ...(result && typeof result === "object" ? result : {}) },
-  });
-  return result;
-}
-
 /**
  * Deletes a claim no pod and no live sandbox uses (409 naming the users otherwise). A pod that
  * starts to mount it in the moment between check and delete keeps it alive anyway: Kubernetes'
  * pvc-protection finalizer holds a used claim in Terminating until that pod is gone.
  */
 export async function deleteVolume(deps: VolumeActionDeps, namespace: string, name: string, actor: Actor): Promise<{ uid: string; ownership: Volume["ownership"]; sandbox: string | null }> {
-  return audited(deps, { actor, action: "volume.delete", namespace, name }, async () => {
+  return auditedChange(deps.store.audit, { actor, action: "volume.delete", targetKind: "PersistentVolumeClaim", namespace, name, detailsOf: (done) => done }, async () => {
     const { volume, claim, uid } = await knownClaim(deps, namespace, name);
     const [pods, sandboxes] = await Promise.all([deps.volumes.listPods(namespace), deps.volumes.listSandboxes(namespace)]);
     const users = claimUsers(claim, volume, pods, sandboxes);
@@ -73,7 +59,7 @@ export async function expandVolume(deps: VolumeActionDeps, namespace: string, na
   const parsed = volumeExpansionSchema.safeParse(input);
   if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error));
   const { size } = parsed.data;
-  return audited(deps, { actor, action: "volume.expand", namespace, name, details: { size } }, async () => {
+  return auditedChange(deps.store.audit, { actor, action: "volume.expand", targetKind: "PersistentVolumeClaim", namespace, name, details: { size }, detailsOf: (done) => done }, async () => {
     const { claim } = await knownClaim(deps, namespace, name);
     const rejected = (message: string) => new RequestRejectedError([{ code: "custom", path: ["size"], message }]);
     if (claim.status?.phase !== "Bound" || claim.metadata?.deletionTimestamp) {

@@ -3,8 +3,8 @@
 # control plane that `npm run test:cluster` runs, and prints the directory that holds them:
 #
 #   <cache>/bin/   etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok
-#                  agent-sandbox-controller
-#   <cache>/share/ agent-sandbox's Sandbox CRD and kwok's stages, as published in their modules
+#                  agent-sandbox-controller, and agent-sandbox-controller-<previous version>
+#   <cache>/share/ kwok's stages, as published in its module
 #
 # <cache> is ~/.cache/berth-cluster/<versions> (BERTH_CLUSTER_CACHE moves the parent). Everything
 # comes from the Go module proxy: there is no download site to reach. Each binary is built to a
@@ -90,15 +90,22 @@ if [ ! -x "$bin/etcd" ]; then
   built etcd "$started"
 fi
 
-# The agent-sandbox controller, from its wrapper module (see the comment in its go.mod).
-if [ ! -x "$bin/agent-sandbox-controller" ]; then
-  require_pinned "$here/modules/agent-sandbox" sigs.k8s.io/agent-sandbox "$AGENT_SANDBOX_VERSION"
+# The agent-sandbox controllers, from their wrapper modules (see the comment in each go.mod):
+# the release Berth follows, and the oldest it supports, named by its version.
+build_agent_sandbox() {
+  local name=$1 module_dir=$2 version=$3 started
+  [ -x "$bin/$name" ] && return 0
+  require_pinned "$module_dir" sigs.k8s.io/agent-sandbox "$version"
   started=$(date +%s)
-  say "building agent-sandbox-controller $AGENT_SANDBOX_VERSION"
-  (cd "$here/modules/agent-sandbox" && go build -trimpath -ldflags "-s -w" -o "$bin/.agent-sandbox-controller.tmp" sigs.k8s.io/agent-sandbox/cmd/agent-sandbox-controller)
-  mv "$bin/.agent-sandbox-controller.tmp" "$bin/agent-sandbox-controller"
-  built agent-sandbox-controller "$started"
-fi
+  say "building $name (agent-sandbox $version)"
+  (cd "$module_dir" && go build -trimpath -ldflags "-s -w" -o "$bin/.$name.tmp" sigs.k8s.io/agent-sandbox/cmd/agent-sandbox-controller)
+  mv "$bin/.$name.tmp" "$bin/$name"
+  built "$name" "$started"
+}
+previous_controller="agent-sandbox-controller-$AGENT_SANDBOX_PREVIOUS_VERSION"
+reuse "$previous_controller" "*"
+build_agent_sandbox agent-sandbox-controller "$here/modules/agent-sandbox" "$AGENT_SANDBOX_VERSION"
+build_agent_sandbox "$previous_controller" "$here/modules/agent-sandbox-previous" "$AGENT_SANDBOX_PREVIOUS_VERSION"
 
 # kwok builds from its own go.mod, as released.
 install_released() {
@@ -117,10 +124,6 @@ install_released kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
 
 # The published manifests the control plane applies, read from the same module versions.
 module_dir() { (cd "$root" && go mod download -json "$1@$2" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'); }
-if [ ! -f "$share/sandbox-crd.yaml" ]; then
-  cp "$(module_dir sigs.k8s.io/agent-sandbox "$AGENT_SANDBOX_VERSION")/k8s/crds/agents.x-k8s.io_sandboxes.yaml" "$share/.sandbox-crd.yaml"
-  mv "$share/.sandbox-crd.yaml" "$share/sandbox-crd.yaml"
-fi
 if [ ! -f "$share/kwok-stages.yaml" ]; then
   stages="$(module_dir sigs.k8s.io/kwok "$KWOK_VERSION")/kustomize/stage"
   # Nodes become Ready and keep a lease; pods go through kwok's general lifecycle (created,

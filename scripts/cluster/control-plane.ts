@@ -38,6 +38,11 @@ export interface ControlPlaneOptions {
   keep?: boolean;
   /** Users whose every request the API server writes to its audit log. */
   auditedUsers?: string[];
+  /**
+   * The agent-sandbox release whose CRDs and controller run: the one Berth follows
+   * (AGENT_SANDBOX_VERSION, the default) or the oldest it supports (AGENT_SANDBOX_PREVIOUS_VERSION).
+   */
+  agentSandboxVersion?: string;
   log?: (line: string) => void;
 }
 
@@ -157,9 +162,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     start("kube-scheduler", [`--kubeconfig=${kubeconfigPath}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
 
     log("installing agent-sandbox's CRDs (its extensions' included) and starting kwok and the agent-sandbox controller");
-    kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(options.toolsDir, "share", "sandbox-crd.yaml"), "utf8")));
-    const crdDir = agentSandboxCrdDir();
-    for (const file of EXTENSION_CRD_FILES) kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(crdDir, file), "utf8")));
+    const agentSandbox = agentSandboxRelease(options.agentSandboxVersion);
+    for (const file of ["agents.x-k8s.io_sandboxes.yaml", ...EXTENSION_CRD_FILES]) kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(agentSandbox.crdDir, file), "utf8")));
     // Not `kubectl wait`: it fails instead of waiting while the new CRD has no conditions yet.
     const established = (crd: string) => kubectl(["get", `crd/${crd}`, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]) === "True";
     await waitFor("agent-sandbox's CRDs", () => Promise.resolve(trying(() => {
@@ -175,7 +179,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       // Exec and logs go to the node's address; nothing listens there, so they fail at once.
       "--node-ip=127.0.0.1", "--node-port=1", "--cidr=10.244.0.0/16",
     ]);
-    start("agent-sandbox-controller", [
+    start(agentSandbox.controller, [
       `--kubeconfig=${kubeconfigPath}`, "--enable-webhook=false", "--manage-webhook-certs=false", "--leader-elect=false",
       "--metrics-bind-address=0", "--health-probe-bind-address=0",
       // The template, warm pool and claim controllers, as the release's extensions manifest runs it.
@@ -227,10 +231,15 @@ export function kwokDeletesOnlyTerminatingPods(): Record<string, unknown>[] {
 const EXTENSION_CRDS = ["sandboxtemplates", "sandboxclaims", "sandboxwarmpools"].map((plural) => `${plural}.extensions.agents.x-k8s.io`);
 const EXTENSION_CRD_FILES = EXTENSION_CRDS.map((crd) => `extensions.agents.x-k8s.io_${crd.split(".")[0]}.yaml`);
 
-/** agent-sandbox's published CRDs, in its module at the pinned version (the module proxy's copy). */
-function agentSandboxCrdDir(): string {
+/** An agent-sandbox release: its controller in the tools' bin/, its published CRDs in its module (the module proxy's copy). */
+function agentSandboxRelease(version = pinnedVersion("AGENT_SANDBOX_VERSION")): { controller: string; crdDir: string } {
   const root = path.resolve(import.meta.dirname, "..", "..");
-  return path.join(moduleDirectory("sigs.k8s.io/agent-sandbox", pinnedVersion("AGENT_SANDBOX_VERSION"), root), "k8s", "crds");
+  const followed = version === pinnedVersion("AGENT_SANDBOX_VERSION");
+  if (!followed && version !== pinnedVersion("AGENT_SANDBOX_PREVIOUS_VERSION")) throw new Error(`agent-sandbox ${version} is not built: versions.sh names the one followed and the oldest supported`);
+  return {
+    controller: followed ? "agent-sandbox-controller" : `agent-sandbox-controller-${version}`,
+    crdDir: path.join(moduleDirectory("sigs.k8s.io/agent-sandbox", version, root), "k8s", "crds"),
+  };
 }
 
 /**

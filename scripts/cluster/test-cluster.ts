@@ -16,7 +16,9 @@
 //      (app/api/replicas.test.ts);
 //   6. check from the API server's audit log that the chart's RBAC is no more than needed
 //      (scripts/cluster/chart-rbac.test.ts);
-//   7. stop everything and check that no process is left.
+//   7. stop everything; start a second control plane running the oldest agent-sandbox release
+//      Berth supports (AGENT_SANDBOX_PREVIOUS_VERSION) and run the driver suite on it as
+//      cluster-admin; stop it and check that no process is left.
 //
 // `--report=FILE` writes {passed, failed, skipped, failures} for `npm test`'s summary.
 import { spawnSync } from "node:child_process";
@@ -25,7 +27,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { vitestCounts, type Report } from "../test-reports.ts";
-import { kubeconfig, startControlPlane, type ControlPlane } from "./control-plane.ts";
+import { kubeconfig, startControlPlane, type ControlPlane, type ControlPlaneOptions } from "./control-plane.ts";
+import { pinnedVersion } from "./pinned-modules.ts";
 
 const CHART_NAMESPACE = "berth-system";
 const CHART_RELEASE = "berth";
@@ -171,17 +174,23 @@ async function main(): Promise<Outcome[]> {
   const helm = built("scripts/tools/build-helm.sh");
   const kubernetesVersion = /KUBERNETES_VERSION=(v[\d.]+)/.exec(readFileSync("scripts/cluster/versions.sh", "utf8"))![1]!;
 
-  say("starting the control plane");
-  const began = performance.now();
-  const plane = await startControlPlane({ toolsDir, auditedUsers: [SERVICE_ACCOUNT_USER], keep: process.env.BERTH_CLUSTER_KEEP === "1" });
-  console.log(`control plane ready in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  const pids: number[] = [];
+  let running: ControlPlane | undefined;
   const stopOnSignal = (signal: NodeJS.Signals) => {
-    void plane.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
+  const started = async (what: string, options: Omit<ControlPlaneOptions, "toolsDir" | "keep">) => {
+    say(`starting ${what}`);
+    const began = performance.now();
+    running = await startControlPlane({ toolsDir, keep: process.env.BERTH_CLUSTER_KEEP === "1", ...options });
+    console.log(`control plane ready in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    pids.push(...running.pids());
+    return running;
+  };
 
-  const pids = plane.pids();
+  const plane = await started("the control plane", { auditedUsers: [SERVICE_ACCOUNT_USER] });
   try {
     outcomes.push(kwokDeletePolicyHolds(plane));
     outcomes.push(vitest("driver suite as cluster-admin", ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: plane.kubeconfigPath }, plane.auditLogPath));
@@ -224,6 +233,18 @@ async function main(): Promise<Outcome[]> {
   } finally {
     say("stopping the control plane");
     await plane.stop();
+  }
+  // Berth supports agent-sandbox releases from this one on: the driver suite runs against it too.
+  const previous = pinnedVersion("AGENT_SANDBOX_PREVIOUS_VERSION");
+  try {
+    const older = await started(`a control plane with agent-sandbox ${previous}, the oldest release Berth supports`, { agentSandboxVersion: previous });
+    try {
+      outcomes.push(vitest(`driver suite on agent-sandbox ${previous}`, ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: older.kubeconfigPath }, older.auditLogPath));
+    } finally {
+      await older.stop();
+    }
+  } catch (error) {
+    outcomes.push(failedStep(`control plane with agent-sandbox ${previous}`, error));
   }
   const left = processesLeft(pids);
   outcomes.push(left.length === 0

@@ -5,4 +5,5 @@ KUBERNETES_VERSION=v1.36.3   # kube-apiserver, kube-controller-manager, kube-sch
 ETCD_VERSION=v3.6.16         # the 3.6 line the apiserver of that release is tested with
 KWOK_VERSION=v0.8.0          # simulated nodes and pod lifecycle (no kubelet, no containers)
 AGENT_SANDBOX_VERSION=v0.5.6 # the Sandbox CRDs and their controller
+AGENT_SANDBOX_PREVIOUS_VERSION=v0.5.3 # the oldest release Berth supports: the driver suite runs against it too
 EXTERNAL_SNAPSHOTTER_VERSION=v8.7.0 # the CSI snapshot CRDs the embedded cluster serves
