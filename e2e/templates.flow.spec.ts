@@ -4,7 +4,8 @@ import { expect, test } from "./fixtures.ts";
 // The Templates page: a platform admin creates a template with a warm pool in the form, watches
 // the pool fill (there, on the Sandboxes page and on the Nodes page), resizes it and deletes the
 // template; a developer takes a sandbox from a pool and its timeline says it came warm; the form refuses what a template cannot
-// hold on the field; a developer sees the templates of their namespace and may change none.
+// hold on the field; a developer sees the templates of their namespace and may change none, and
+// their edit page says why, with no form.
 
 let counter = 0;
 const uniqueName = (what: string) => `${what}-${Date.now().toString(36)}-${++counter}`;
@@ -107,6 +108,20 @@ test("a developer sees their namespace's templates and may change none of them",
     await bea.page.goto("/templates");
     await expect(bea.page.getByRole("heading", { level: 1, name: "Templates" })).toBeVisible();
     await expect(rowOf(bea.page, name)).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/v1/templates/team-a/${name}`);
+  }
+});
+
+test("a developer who opens a template's edit page is told why they may not change it, with no form", async ({ request, signedInAs }) => {
+  const name = uniqueName("locked");
+  const created = await request.post("/api/v1/templates", { data: { name, namespace: "team-a", sandbox: { workspace: { backend: "ephemeral" } } } });
+  expect(created.status(), await created.text()).toBe(201);
+  try {
+    const alex = await signedInAs("alex");
+    await alex.page.goto(`/templates/team-a/${name}`);
+    await expect(alex.page.getByRole("heading", { name: "Kubernetes does not let you change templates here" })).toBeVisible();
+    await expect(alex.page.getByRole("form")).toHaveCount(0);
   } finally {
     await request.delete(`/api/v1/templates/team-a/${name}`);
   }

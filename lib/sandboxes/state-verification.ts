@@ -13,9 +13,9 @@ import { WORKSPACE_VOLUME_NAME } from "../domain/workspace.ts";
 // Whether durable state survived a disruption, decided by the marker: when a sandbox Berth made
 // — itself, or from one of its templates and handed to a claim — becomes Ready in a replacement
 // pod, the marker is read back (verdict), then written for the new pod; on its first Ready it is
-// only written. Exec is slow next to a reconcile, so this runs
-// beside the reconciler's queue; results wait here until the next reconcile stores them (the
-// reconciler stays the one writer of a sandbox's status).
+// only written. Exec is slow next to a reconcile, so this runs beside the reconciler's queue;
+// results wait here until the next reconcile stores them (the reconciler stays the one writer of
+// a sandbox's status).
 
 interface Results {
   verdict?: DurableState;
