@@ -2,7 +2,9 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 // The Volumes page's actions: a retained claim outlives its sandbox, offers a new sandbox from
-// it, and is deleted only through the guarded dialog; a claim grows where its class allows.
+// it, and is deleted only through the guarded dialog; a claim grows where its class allows; a
+// claim is made in the form, and cloned from its row; the form warns before, and the server
+// refuses, what would only fail later.
 
 let counter = 0;
 const uniqueName = (what: string) => `${what}-${Date.now().toString(36)}-${++counter}`;
@@ -95,4 +97,75 @@ test("a bound claim on node-pinned storage shows Bound and the node it is pinned
   await expect(cells.nth(2)).toHaveText("Bound", { timeout: 20_000 });
   await expect(cells.nth(3)).toHaveText("local-path");
   await expect(cells.nth(5)).toHaveText(node!);
+});
+
+test("a claim made in the form is listed bound and free, and is cloned from its row", async ({ page, request }) => {
+  const name = uniqueName("made");
+  const copy = uniqueName("copy");
+  try {
+    await page.goto("/volumes");
+    await page.getByRole("link", { name: "Create claim" }).click();
+    const form = page.getByRole("form", { name: "Create claim" });
+    await form.getByRole("textbox", { name: "Name" }).fill(name);
+    await form.getByRole("radio", { name: "A class of this cluster" }).check();
+    await form.getByRole("combobox", { name: "Class" }).selectOption("portable");
+    await form.getByRole("textbox", { name: "Size" }).fill("1Gi");
+    await form.getByRole("button", { name: "Create claim" }).click();
+
+    await expect(page).toHaveURL(/\/volumes$/);
+    const row = rowOf(page, name);
+    await expect(row.getByText("Bound", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(row.getByText("Detached", { exact: true })).toBeVisible();
+
+    await row.getByRole("link", { name: `Clone ${name}` }).click();
+    const clone = page.getByRole("form", { name: "Create claim" });
+    await expect(clone.getByRole("textbox", { name: "Claim to clone" })).toHaveValue(name);
+    await clone.getByRole("textbox", { name: "Name", exact: true }).fill(copy);
+    await clone.getByRole("textbox", { name: "Size" }).fill("1Gi");
+    await clone.getByRole("button", { name: "Create claim" }).click();
+    await expect(rowOf(page, copy).getByText("Bound", { exact: true })).toBeVisible({ timeout: 20_000 });
+  } finally {
+    for (const claim of [copy, name]) await request.delete(`/api/v1/volumes/default/${claim}`);
+  }
+});
+
+test("the claim form warns before a restore into a class whose driver would leave the claim empty", async ({ page }) => {
+  await page.goto("/volumes/new");
+  const form = page.getByRole("form", { name: "Create claim" });
+  await form.getByRole("radio", { name: "Restore a snapshot" }).check();
+  await form.getByRole("radio", { name: "A class of this cluster" }).check();
+  await form.getByRole("combobox", { name: "Class" }).selectOption("local-path");
+  await expect(form.getByText("local-path (rancher.io/local-path) does not fill a new volume from a source: the claim would be empty.")).toBeVisible();
+});
+
+test("the claim form shows the server's refusal on its field, keeping what was typed", async ({ page }) => {
+  const name = uniqueName("restored");
+  await page.goto("/volumes/new");
+  const form = page.getByRole("form", { name: "Create claim" });
+  await form.getByRole("textbox", { name: "Name" }).fill(name);
+  await form.getByRole("radio", { name: "Restore a snapshot" }).check();
+  await form.getByRole("textbox", { name: "Snapshot to restore" }).fill("no-such-snapshot");
+  await form.getByRole("textbox", { name: "Size" }).fill("1Gi");
+  await form.getByRole("button", { name: "Create claim" }).click();
+  await expect(form.getByText(/has no VolumeSnapshot named no-such-snapshot/)).toBeVisible();
+  await expect(form.getByRole("textbox", { name: "Snapshot to restore" })).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue(name);
+});
+
+test("a platform admin keeps a claim's volume after the claim, confirming what it means", async ({ page, request }) => {
+  const name = uniqueName("keepvol");
+  expect((await request.post("/api/v1/volumes", { data: { name, size: "1Gi", storageClassName: "portable" } })).status()).toBe(201);
+  try {
+    await page.goto("/volumes");
+    const row = rowOf(page, name);
+    await expect(row.getByText("deleted with the claim")).toBeVisible({ timeout: 20_000 });
+    await row.getByRole("button", { name: `Keep volume of ${name}` }).click();
+    const dialog = page.getByRole("dialog", { name: /^Keep volume pvc-.* after its claim\?$/ });
+    await expect(dialog).toContainText("the volume and its data stay (Released)");
+    await dialog.getByRole("button", { name: "Set to Retain" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row.getByText("kept after the claim")).toBeVisible({ timeout: 20_000 });
+  } finally {
+    await request.delete(`/api/v1/volumes/default/${name}`);
+  }
 });

@@ -180,6 +180,14 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 
 const sandboxId = async (allowed: boolean, make: () => Promise<SandboxRecord> = readySandbox) => ({ params: { id: (allowed ? await make() : await shared.sandbox()).id } });
 const claimParams = async (allowed: boolean) => ({ params: allowed ? await keptClaim() : await shared.claim() });
+/** The shared kept claim's volume, and the policy that would change it (so the allowed call really patches). */
+async function keptVolumeSwitch(): Promise<ApiRequest> {
+  const { name } = await shared.claim();
+  const page = (await asPaula("listVolumes", { query: { namespace: TEAM } }, 200)) as { items: Volume[] };
+  const volume = page.items.find((item) => item.name === name)?.persistentVolume;
+  if (!volume) throw new Error(`claim ${name} has no volume yet`);
+  return { params: { name: volume.name }, body: { reclaimPolicy: volume.reclaimPolicy === "Retain" ? "Delete" : "Retain" } };
+}
 const sizes = (() => {
   let gibibytes = 1;
   return () => `${++gibibytes}Gi`;
@@ -213,8 +221,10 @@ const MATRIX: Record<EndpointId, Cell> = {
   events: { request: async () => ({}), answers: signedIn(200) },
   listSecretNames: { request: async () => ({ params: { namespace: TEAM } }), answers: developsInTeam(200) },
   listVolumes: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
+  createVolume: { request: async () => ({ body: { namespace: TEAM, name: unique("made-claim"), size: "1Gi" } }), answers: developsInTeam(201) },
   deleteVolume: { request: claimParams, answers: developsInTeam(200) },
   expandVolume: { request: async () => ({ ...(await claimParams(false)), body: { size: sizes() } }), answers: developsInTeam(202) },
+  changeReclaimPolicy: { request: keptVolumeSwitch, answers: platformAdmin(200) },
   listTemplates: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
   createTemplate: { request: async () => ({ body: templateSpec(unique("created-template")) }), answers: platformAdmin(201) },
   getTemplate: { request: async () => ({ params: await shared.template() }), answers: seesTeam(200) },

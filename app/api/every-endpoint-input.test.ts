@@ -39,6 +39,8 @@ const maintenanceRunIds: string[] = [];
 interface Targets {
   sandboxId: string;
   claimName: string;
+  /** The claim's PersistentVolume, once it is bound. */
+  volumeName?: string;
   podName: string;
   nodeName: string;
   templateName: string;
@@ -97,6 +99,10 @@ async function ensureTargets(): Promise<void> {
     createdIds.add(id);
     targets = { sandboxId: id, claimName: defaultWorkspaceClaimName(name), podName: name, nodeName: state.nodes[0]!.name, templateName, sandboxClaimName };
   }
+  if (!targets.volumeName) {
+    const claim = await api.clusterAdmin().kubeConfig.makeApiClient(CoreV1Api).readNamespacedPersistentVolumeClaim({ namespace: TEAM, name: targets.claimName }).catch(() => null);
+    targets.volumeName = claim?.spec?.volumeName;
+  }
 }
 
 beforeAll(async () => {
@@ -141,6 +147,8 @@ const VALID_BODIES: Partial<Record<EndpointId, () => Record<string, unknown>>> =
   createSandbox: () => fixtureSpec(uniqueName("prop")),
   execInSandbox: () => ({ command: ["sh", "-c", "echo ok"], timeoutSeconds: 5 }),
   expandVolume: () => ({ size: "2Gi" }),
+  changeReclaimPolicy: () => ({ reclaimPolicy: "Retain" }),
+  createVolume: () => ({ name: uniqueName("prop-claim"), size: "1Gi", storageClassName: "portable" }),
   createTemplate: () => templateBody(uniqueName("prop-template")),
   claimSandbox: () => ({ name: uniqueName("prop-claim"), template: targets.templateName }),
   updateTemplate: () => ({ ...templateBody(targets.templateName), warmPool: { replicas: 1, updateStrategy: "Recreate" } }),
@@ -190,6 +198,7 @@ function validParam(id: EndpointId, name: string): string {
     case "name":
       if (path.startsWith("/api/v1/templates/")) return targets.templateName;
       if (path.startsWith("/api/v1/sandbox-claims/")) return targets.sandboxClaimName;
+      if (path.startsWith("/api/v1/persistent-volumes/")) return targets.volumeName ?? "pvc-not-bound-yet";
       return path.startsWith("/api/v1/nodes/") || path.includes("/simulator/nodes/") ? targets.nodeName : path.includes("/pods/") ? targets.podName : targets.claimName;
     default:
       throw new Error(`no valid value is known for the path parameter ${name} of ${id}`);

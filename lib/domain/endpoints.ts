@@ -23,7 +23,7 @@ import { storageClassListSchema } from "./storage-class.ts";
 import { templateViewSchema } from "./template-view.ts";
 import { timelineEventSchema } from "./timeline.ts";
 import { volumeSchema } from "./volume.ts";
-import { volumeExpansionSchema } from "./volume-actions.ts";
+import { createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
 
 // Every endpoint of Berth's HTTP API, once: method, path, parameters, body and answers, and who
 // may call it in Kubernetes' own terms. The route handlers (lib/server/endpoint-route.ts), the
@@ -322,6 +322,17 @@ export const ENDPOINTS = {
     answers: ok(pageSchema(volumeSchema), "A page"),
     problems: [400, 503],
   },
+  createVolume: {
+    method: "POST",
+    path: "/api/v1/volumes",
+    summary: "Make a claim for no sandbox yet — empty, restored from a VolumeSnapshot, or cloned from a claim of the namespace — kept by Berth for sandboxes to take up as their retained workspace (retain, the default) or the caller's own; made as the caller; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.persistentVolumeClaims, "spec"),
+    body: { schema: volumeCreationSchema, required: true, validatedByHandler: true },
+    rate: "creates",
+    answers: created(createdVolumeSchema, "Created: the cluster binds (and fills) it next; GET /api/v1/volumes shows how it stands"),
+    problems: [400, 403, 409, 429, 503],
+    audit: { action: "volume.create", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
   deleteVolume: {
     method: "DELETE",
     path: "/api/v1/volumes/{namespace}/{name}",
@@ -342,6 +353,17 @@ export const ENDPOINTS = {
     answers: accepted(volumeExpansionResultSchema, "Requested"),
     problems: [400, 404, 409, 503],
     audit: { action: "volume.expand", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  changeReclaimPolicy: {
+    method: "PATCH",
+    path: "/api/v1/persistent-volumes/{name}",
+    summary: "Keep a claim's volume and its data after the claim is deleted (Retain), or let them go with it (Delete): the volume of a claim Berth knows, or one already Released; as the caller; audited",
+    access: kubernetes("patch", KUBERNETES_RESOURCES.persistentVolumes, "cluster"),
+    params: z.object({ name: simulatorObjectNameSchema }),
+    body: { schema: reclaimPolicyChangeSchema, required: true, validatedByHandler: true },
+    answers: ok(reclaimPolicyChangedSchema, "Set (or already so)"),
+    problems: [400, 404, 409, 503],
+    audit: { action: "volume.reclaim-policy", targetKind: "PersistentVolume", recordedBy: "lifecycle" },
   },
   listTemplates: {
     method: "GET",

@@ -1,8 +1,63 @@
 import { z } from "zod";
+import { dns1123Label, dns1123Subdomain } from "./kubernetes-names.ts";
 import { parseQuantity, positiveQuantity } from "./quantity.ts";
 import type { Volume } from "./volume.ts";
+import { accessModesSchema, storageClassNameSchema } from "./workspace.ts";
 
 // What may be done to a claim from the Volumes page, as rules the browser and the server share.
+
+/** Where a new claim's data comes from: a VolumeSnapshot restored, or another claim cloned (same namespace). */
+export const volumeDataSourceSchema = z.strictObject({
+  kind: z.enum(["VolumeSnapshot", "PersistentVolumeClaim"], { error: "dataSource.kind is VolumeSnapshot (restore a snapshot) or PersistentVolumeClaim (clone a claim)" }),
+  name: dns1123Subdomain("dataSource.name"),
+});
+export type VolumeDataSource = z.infer<typeof volumeDataSourceSchema>;
+
+/**
+ * POST /api/v1/volumes: a claim made without YAML. `storageClassName` is the sandbox form's
+ * three-way choice: absent for the cluster's default class, "" for none (a pre-provisioned
+ * volume without a class binds it), or a class. `retain` (the default) makes it a claim Berth
+ * keeps for sandboxes to take up as their retained workspace; without it the claim is the
+ * person's own, which a sandbox may mount as an existing claim and Berth never deletes.
+ */
+export const volumeCreationSchema = z.strictObject({
+  /** Absent: the gateway's default sandbox namespace. */
+  namespace: dns1123Label("namespace").optional(),
+  name: dns1123Subdomain("name"),
+  storageClassName: storageClassNameSchema("storageClassName").optional(),
+  size: positiveQuantity("size"),
+  accessModes: accessModesSchema.default(["ReadWriteOnce"]),
+  dataSource: volumeDataSourceSchema.optional(),
+  retain: z.boolean().default(true),
+});
+export type VolumeCreation = z.infer<typeof volumeCreationSchema>;
+export type VolumeCreationInput = z.input<typeof volumeCreationSchema>;
+
+/** What POST /api/v1/volumes made. */
+export const createdVolumeSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  ownership: z.enum(["retain", "existing"]),
+  /** The class asked for (a clone's is its source's): null for the cluster default, "" for none. */
+  storageClassName: z.string().nullable(),
+});
+export type CreatedVolume = z.infer<typeof createdVolumeSchema>;
+
+/** PATCH /api/v1/persistent-volumes/{name}: what happens to the volume and its data once its claim is deleted. */
+export const reclaimPolicyChangeSchema = z.strictObject({
+  reclaimPolicy: z.enum(["Retain", "Delete"], { error: "reclaimPolicy is Retain (the volume and its data stay after the claim is deleted) or Delete (they go with it)" }),
+});
+export type ReclaimPolicyChange = z.infer<typeof reclaimPolicyChangeSchema>;
+export const reclaimPolicyChangedSchema = z.object({ name: z.string(), from: z.string(), to: z.enum(["Retain", "Delete"]), claim: z.string().nullable() });
+export type ReclaimPolicyChanged = z.infer<typeof reclaimPolicyChangedSchema>;
+
+/** What switching to `policy` means, in the words the confirmation shows. */
+export function reclaimPolicyMeaning(policy: "Retain" | "Delete"): string {
+  return policy === "Retain"
+    ? "When the claim is deleted, the volume and its data stay (Released): nothing is lost, but the storage stays in use until an admin deletes the volume, and no new claim binds it by itself."
+    : "When the claim is deleted, the volume and all its data are deleted with it, by the storage driver. This cannot be undone once it happens.";
+}
 
 /** PATCH /api/v1/volumes/{namespace}/{name}: ask for more storage. */
 export const volumeExpansionSchema = z.strictObject({ size: positiveQuantity("size") });
@@ -32,6 +87,24 @@ export function mayStartSandboxFrom(volume: Pick<Volume, "state" | "sandbox" | "
  */
 export function startFromClaimHref(volume: Pick<Volume, "namespace" | "name">): string {
   return `/sandboxes/new?claim=${volume.namespace}/${volume.name}`;
+}
+
+/** What the Volumes page offers per class: Expand where claims can grow, Clone where the driver fills a claim from a source. */
+export interface VolumeClassTraits {
+  expandable: readonly string[];
+  clonable: readonly string[];
+}
+
+/** Where the claim form takes a claim to clone it. */
+export function cloneClaimHref(volume: Pick<Volume, "namespace" | "name">): string {
+  return `/volumes/new?clone=${volume.namespace}/${volume.name}`;
+}
+
+/** The claim a `?claim=` or `?clone=` address names, as `<namespace>/<name>`; undefined for anything else. */
+export function claimRefOf(parameter: string | string[] | undefined): { namespace: string; name: string } | undefined {
+  if (typeof parameter !== "string") return undefined;
+  const [namespace, name, ...rest] = parameter.split("/");
+  return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
 }
 
 /** The claim asks for more than its volume has yet: a resize is under way (or waits on a resizer). */

@@ -27,6 +27,17 @@ export const volumeSchema = z.object({
   capacity: z.string().nullable(),
   accessModes: z.array(z.string()),
   volumeName: z.string().nullable(),
+  /** The PersistentVolume the claim is bound to, as the watch has it; null before it binds. */
+  persistentVolume: z
+    .object({
+      name: z.string(),
+      /** Delete: the volume and its data go when the claim is deleted. Retain: they stay, Released, until an admin removes them. */
+      reclaimPolicy: z.string(),
+      /** Available, Bound, Released or Failed. */
+      phase: z.string().nullable(),
+      capacity: z.string().nullable(),
+    })
+    .nullable(),
   /** The node a node-local volume is pinned to: its pod can run nowhere else. */
   pinnedToNode: z.string().nullable(),
   attachedTo: z.object({ pod: z.string(), nodeName: z.string().nullable() }).nullable(),

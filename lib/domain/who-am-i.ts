@@ -15,6 +15,7 @@ export const NAMESPACE_CAPABILITIES = {
   recoverPods: { verb: "delete", ...KUBERNETES_RESOURCES.pods },
   execInPods: { verb: "create", ...KUBERNETES_RESOURCES.pods, subresource: "exec" },
   listClaims: { verb: "list", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
+  createClaims: { verb: "create", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   changeClaims: { verb: "patch", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   deleteClaims: { verb: "delete", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   createTemplates: { verb: "create", ...KUBERNETES_RESOURCES.sandboxTemplates },
@@ -29,6 +30,7 @@ export const NAMESPACE_CAPABILITY_NAMES = Object.keys(NAMESPACE_CAPABILITIES) as
 export const CLUSTER_CAPABILITIES = {
   listNodes: { verb: "list", ...KUBERNETES_RESOURCES.nodes },
   listStorageClasses: { verb: "list", ...KUBERNETES_RESOURCES.storageClasses },
+  changeVolumes: { verb: "patch", ...KUBERNETES_RESOURCES.persistentVolumes },
   runMaintenance: { verb: "create", ...BERTH_RESOURCES.maintenanceRuns },
   readMaintenance: { verb: "list", ...BERTH_RESOURCES.maintenanceRuns },
   cancelMaintenance: { verb: "update", ...BERTH_RESOURCES.maintenanceRuns },

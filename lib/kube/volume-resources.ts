@@ -1,9 +1,18 @@
-import { CoreV1Api, CustomObjectsApi, StorageV1Api, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, StorageV1Api, type V1PersistentVolume, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from "@kubernetes/client-node";
 import { SANDBOX_API_GROUP, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
 import { kube, nullIfNotFound } from "./kube-errors.ts";
 import type { StoredSandbox } from "./sandbox-resources.ts";
 import { mergePatch } from "./patch-options.ts";
+import type { PersistentVolumeClaimManifest } from "../render/manifests.ts";
+
+/** What a restore needs to know of a VolumeSnapshot. */
+export interface SnapshotForRestore {
+  readyToUse: boolean;
+  /** The smallest claim it can be restored into. */
+  restoreSize: string | null;
+  error: string | null;
+}
 
 // The calls behind the Volumes page's actions: fresh reads of who may use a claim (never the
 // watch caches, which may lag behind a pod that just started), its StorageClass, and writes that
@@ -26,6 +35,18 @@ export function volumeResources(connection: ClusterConnection, version: SandboxA
 
     readStorageClass: (name: string): Promise<V1StorageClass | null> => nullIfNotFound(() => storage.readStorageClass({ name })),
 
+    createClaim: (manifest: PersistentVolumeClaimManifest): Promise<V1PersistentVolumeClaim> =>
+      kube(() => core.createNamespacedPersistentVolumeClaim({ namespace: manifest.metadata.namespace!, body: manifest })),
+
+    /** null when there is no such snapshot (or snapshots are not served at all). */
+    readSnapshot: async (namespace: string, name: string): Promise<SnapshotForRestore | null> => {
+      const snapshot = (await nullIfNotFound(() => custom.getNamespacedCustomObject({ group: "snapshot.storage.k8s.io", version: "v1", namespace, plural: "volumesnapshots", name }))) as
+        | { status?: { readyToUse?: boolean; restoreSize?: string; error?: { message?: string } } }
+        | null;
+      if (!snapshot) return null;
+      return { readyToUse: snapshot.status?.readyToUse === true, restoreSize: snapshot.status?.restoreSize ?? null, error: snapshot.status?.error?.message ?? null };
+    },
+
     /**
      * Deletes exactly the claim with this uid: one deleted and recreated under the same name
      * since is refused by the API server (409 Conflict). Already gone counts as done.
@@ -33,6 +54,12 @@ export function volumeResources(connection: ClusterConnection, version: SandboxA
     deleteClaim: async (namespace: string, name: string, uid: string): Promise<void> => {
       await nullIfNotFound(() => core.deleteNamespacedPersistentVolumeClaim({ namespace, name, body: { preconditions: { uid } } }));
     },
+
+    readPersistentVolume: (name: string): Promise<V1PersistentVolume | null> => nullIfNotFound(() => core.readPersistentVolume({ name })),
+
+    /** The resourceVersion makes it apply only to the volume that was read. */
+    setReclaimPolicy: (name: string, policy: "Retain" | "Delete", resourceVersion: string): Promise<V1PersistentVolume> =>
+      kube(() => core.patchPersistentVolume({ name, body: { metadata: { resourceVersion }, spec: { persistentVolumeReclaimPolicy: policy } } }, mergePatch)),
 
     /** Asks for more storage; the resourceVersion makes it apply only to the claim that was read. */
     requestStorage: (namespace: string, name: string, size: string, resourceVersion: string): Promise<V1PersistentVolumeClaim> =>

@@ -74,6 +74,8 @@ export interface PersistentVolumeClaimSpec {
   resources: { requests: { storage: string } };
   /** Absent: the cluster's default StorageClass. "": no class. */
   storageClassName?: string;
+  /** What the new volume is filled from: a VolumeSnapshot restored, or a claim cloned. */
+  dataSource?: { apiGroup?: string; kind: string; name: string };
 }
 
 export interface VolumeClaimTemplate {

@@ -8,7 +8,8 @@ export interface NamespacedChange<T> {
   actor: Actor;
   action: string;
   targetKind: string;
-  namespace: string;
+  /** Absent for a cluster-scoped object: the target is its name alone. */
+  namespace?: string;
   name: string;
   details?: Record<string, unknown>;
   /** What of the result goes into the entry's details beside `details`. */
@@ -18,6 +19,6 @@ export interface NamespacedChange<T> {
 export async function auditedChange<T>(audit: Pick<Store["audit"], "recordChange">, change: NamespacedChange<T>, act: () => Promise<T>): Promise<T> {
   const result = await act();
   const { actor, action, targetKind, namespace, name, details = {}, detailsOf } = change;
-  await audit.recordChange({ actor, action, targetKind, targetId: `${namespace}/${name}`, outcome: "Succeeded", details: { ...details, ...detailsOf?.(result) } });
+  await audit.recordChange({ actor, action, targetKind, targetId: namespace === undefined ? name : `${namespace}/${name}`, outcome: "Succeeded", details: { ...details, ...detailsOf?.(result) } });
   return result;
 }

@@ -68,6 +68,16 @@ describe("the volumes view", () => {
     expect([volume?.ownership, volume?.sandbox?.name]).toEqual(["existing", "box"]);
   });
 
+  it("shows a claim made on the Volumes page as Berth's, free, kept as its label says", () => {
+    const volume = only({ claims: [aClaim("datasets", { labels: { "berth.dev/managed-by": "berth", "berth.dev/claim-ownership": "existing" } })] });
+    expect([volume?.sandbox, volume?.ownership, volume?.state]).toEqual([null, "existing", "detached"]);
+  });
+
+  it("shows a claim made on the Volumes page by the sandbox that mounts it", () => {
+    const volume = only({ claims: [aClaim("datasets", { labels: { "berth.dev/managed-by": "berth", "berth.dev/claim-ownership": "retain" } })], pods: [aPodMounting("box", "datasets")] });
+    expect([volume?.sandbox?.name, volume?.ownership, volume?.state]).toEqual(["box", "retain", "attached"]);
+  });
+
   it("leaves out claims that are none of Berth's business", () => {
     expect(describeVolumes(inputs({ claims: [aClaim("postgres-data")] }))).toEqual([]);
   });
@@ -84,6 +94,11 @@ describe("the volumes view", () => {
       spec: { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: ["worker-2"] }] }] } } },
     };
     expect(only({ claims: [aClaim("workspace-box", { sandboxOwner: "box", volumeName: "pvc-1" })], persistentVolumes: [volume] })?.pinnedToNode).toBe("worker-2");
+  });
+
+  it("shows the volume a claim is bound to, with what becomes of it after the claim", () => {
+    const volume: V1PersistentVolume = { metadata: { name: "pvc-1" }, spec: { persistentVolumeReclaimPolicy: "Retain", capacity: { storage: "2Gi" } }, status: { phase: "Bound" } };
+    expect(only({ claims: [aClaim("workspace-box", { sandboxOwner: "box", volumeName: "pvc-1" })], persistentVolumes: [volume] })?.persistentVolume).toEqual({ name: "pvc-1", reclaimPolicy: "Retain", phase: "Bound", capacity: "2Gi" });
   });
 
   it("pages by namespace and name, continuing after the cursor", () => {

@@ -1,7 +1,7 @@
 import type { CoreV1Event, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from "@kubernetes/client-node";
 import { pinnedNodeOf } from "../kube/volume-topology.ts";
 import { eventTime } from "./event-time.ts";
-import { berthLabelKeys } from "../domain/labels.ts";
+import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { selects, type LabelSelector } from "../domain/label-selector.ts";
 import type { Page } from "../domain/sandbox-record.ts";
 import type { Volume, VolumeState } from "../domain/volume.ts";
@@ -55,6 +55,14 @@ function belonging(claim: V1PersistentVolumeClaim, mount: { pod: V1Pod } | undef
     const ownership = claimOwnershipSchema.safeParse(claim.metadata?.labels?.[keys.claimOwnership]);
     return { sandbox: inputs.sandboxById(labelledId), ownership: ownership.success ? ownership.data : "retain", labelled: true };
   }
+  // Made on the Volumes page, for no sandbox yet: Berth's, kept as its label says.
+  if (claim.metadata?.labels?.[keys.managedBy] === MANAGED_BY_BERTH) {
+    const ownership = claimOwnershipSchema.safeParse(claim.metadata.labels[keys.claimOwnership]);
+    if (ownership.success && (ownership.data === "retain" || ownership.data === "existing")) {
+      const sandbox = mount ? inputs.liveSandboxByName(namespace, mount.pod.metadata?.name ?? "") : null;
+      return { sandbox, ownership: ownership.data, labelled: false };
+    }
+  }
   const controller = claim.metadata?.ownerReferences?.find((owner) => owner.kind === "Sandbox" && owner.controller);
   if (controller) {
     const sandbox = inputs.liveSandboxByName(namespace, controller.name);
@@ -88,6 +96,7 @@ export function describeVolumes(inputs: VolumeInputs): Volume[] {
       ? inputs.claimEvents.filter((event) => event.involvedObject?.namespace === namespace && event.involvedObject.name === name).sort((a, b) => eventTime(a) - eventTime(b)).at(-1)
       : undefined;
     const volumeName = claim.spec?.volumeName || null;
+    const bound = volumeName ? volumesByName.get(volumeName) : undefined;
     volumes.push({
       namespace,
       name,
@@ -101,7 +110,10 @@ export function describeVolumes(inputs: VolumeInputs): Volume[] {
       capacity: claim.status?.capacity?.storage ?? null,
       accessModes: claim.spec?.accessModes ?? [],
       volumeName,
-      pinnedToNode: pinnedNodeOf(volumeName ? volumesByName.get(volumeName) : undefined),
+      persistentVolume: bound
+        ? { name: volumeName!, reclaimPolicy: bound.spec?.persistentVolumeReclaimPolicy ?? "Delete", phase: bound.status?.phase ?? null, capacity: bound.spec?.capacity?.storage ?? null }
+        : null,
+      pinnedToNode: pinnedNodeOf(bound),
       attachedTo: mount ? { pod: mount.pod.metadata?.name ?? "", nodeName: mount.pod.spec?.nodeName ?? null } : null,
       state: stateOf(Boolean(mount), owner.labelled, owner.sandbox, owner.ownership),
       createdAt: claim.metadata?.creationTimestamp ? new Date(claim.metadata.creationTimestamp as unknown as string).toISOString() : null,

@@ -83,6 +83,24 @@ export class VolumeInUseError extends Error {
 }
 
 /** The claim cannot do this in its current state (409), e.g. grow while it is not bound yet. */
+export class PersistentVolumeNotFoundError extends Error {
+  constructor(name: string) {
+    super(`Berth knows no bound or released PersistentVolume named ${name}: it does not exist, or its claim is not one Berth knows. GET /api/v1/volumes lists each claim's volume.`);
+    this.name = "PersistentVolumeNotFoundError";
+  }
+}
+
+/** 409: the claim would clash with one that exists (its name). */
+export class VolumeConflictError extends Error {
+  constructor(
+    message: string,
+    readonly path: string[],
+  ) {
+    super(message);
+    this.name = "VolumeConflictError";
+  }
+}
+
 export class VolumeStateError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,6 +1,6 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
 import type { CommandNotStartedError } from "../kube/pod-exec.ts";
-import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError, type TemplateConflictError } from "../sandboxes/lifecycle-errors.ts";
+import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError, type TemplateConflictError, type VolumeConflictError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, type ProblemDetails } from "./problem-details.ts";
 import type { PayloadTooLargeError, UnreadableBodyError } from "./request-body.ts";
@@ -57,7 +57,11 @@ export function problemFor(error: unknown): ProblemDetails {
     return problem(400, error.code, "The request is not valid", "Correct the fields listed in errors and send it again.", error.problems);
   }
   if (named(error, "VolumeNotFoundError")) return problem(404, "volume-not-found", "No such claim", error.message);
+  if (named(error, "PersistentVolumeNotFoundError")) return problem(404, "persistent-volume-not-found", "No such volume", error.message);
   if (named(error, "VolumeInUseError")) return problem(409, "volume-in-use", "The claim is in use", error.message);
+  if (named<VolumeConflictError>(error, "VolumeConflictError")) {
+    return problem(409, "volume-conflict", "The claim conflicts with what exists", error.message, [{ code: "volume.conflict", path: error.path, message: error.message }]);
+  }
   if (named(error, "VolumeStateError")) return problem(409, "volume-wrong-state", "The claim cannot do that now", error.message);
   if (named(error, "ClaimNotFoundError")) return problem(404, "claim-not-found", "No such sandbox claim", error.message);
   if (named(error, "TemplateNotFoundError")) return problem(404, "template-not-found", "No such template", error.message);

@@ -31,3 +31,8 @@ export function howToManage(managed: ManagedNamespaces): string {
 export function watchScope(managed: ManagedNamespaces): NamespaceScope {
   return managed.kind === "listed" ? { kind: "listed", names: managed.names } : { kind: "labelled", labelSelector: `${managed.label}=true` };
 }
+
+/** The namespaces a sandbox, template or claim may go in, and how to add one: what a refusal names. */
+export async function namespaceChoices(runtime: Pick<Runtime, "config" | "cluster">): Promise<{ names: string[]; howToAdd: string }> {
+  return { names: await managedNamespaces(runtime), howToAdd: howToManage(runtime.config.namespaces) };
+}

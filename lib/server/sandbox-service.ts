@@ -3,7 +3,7 @@ import { sandboxResources } from "../kube/sandbox-resources.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
 import type { ActionDeps } from "../sandboxes/sandbox-actions.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
-import { howToManage, managedNamespaces } from "./managed-namespaces.ts";
+import { namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
 
 // What the lifecycle service needs from the runtime. The served Sandbox version is discovered
@@ -31,7 +31,7 @@ function clusterDeps(runtime: ServiceRuntime): Promise<Omit<ActionDeps, "default
         live: runtime.live,
         checkpointing: runtime.checkpointing,
         limits: runtime.config.limits,
-        managedNamespaces: async () => ({ names: await managedNamespaces(runtime), howToAdd: howToManage(runtime.config.namespaces) }),
+        managedNamespaces: () => namespaceChoices(runtime),
       };
     })();
     deps.catch(() => cachedDeps.delete(runtime));

@@ -5,7 +5,7 @@ import type { Person } from "../domain/person.ts";
 import type { TemplateView } from "../domain/template-view.ts";
 import { listTemplates, type TemplateDeps } from "../sandboxes/templates.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
-import { howToManage, managedNamespaces } from "./managed-namespaces.ts";
+import { namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
 import { visibleTemplateItems } from "./visibility.ts";
 
@@ -26,7 +26,7 @@ export async function templateServiceDeps(runtime: Pick<Runtime, "config" | "sto
     apiVersion,
     defaults,
     limits: runtime.config.limits,
-    managedNamespaces: async () => ({ names: await managedNamespaces(runtime), howToAdd: howToManage(runtime.config.namespaces) }),
+    managedNamespaces: () => namespaceChoices(runtime),
   };
 }
 

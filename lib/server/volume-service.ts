@@ -1,7 +1,11 @@
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { volumeResources } from "../kube/volume-resources.ts";
-import type { VolumeActionDeps } from "../sandboxes/volume-actions.ts";
+import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
+import { listStorageClassViews } from "../sandboxes/storage-classes.ts";
+import type { VolumeClassTraits } from "../domain/volume-actions.ts";
+import type { VolumeActionDeps, VolumeCreationDeps } from "../sandboxes/volume-actions.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
+import { namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
 import { sandboxServiceDeps } from "./sandbox-service.ts";
 
@@ -13,9 +17,21 @@ export async function volumeServiceDeps(runtime: Runtime, as: ClusterConnection 
   return { store: runtime.store, volumes: volumeResources(as, sandboxApiVersion), known: () => reconciler.volumes() };
 }
 
-/** The StorageClasses whose claims can grow, for the Volumes page to offer Expand only there. */
-export async function expandableStorageClasses(runtime: Runtime): Promise<string[]> {
-  const { sandboxApiVersion } = await sandboxServiceDeps(runtime);
-  const classes = await volumeResources(runtime.cluster.connection, sandboxApiVersion).listStorageClasses();
-  return classes.filter((one) => one.allowVolumeExpansion === true).map((one) => one.metadata?.name ?? "").filter(Boolean);
+/** What making a claim needs: the gateway's default namespace and Berth's labels, and the namespaces it manages. */
+export async function volumeCreationDeps(runtime: Runtime, as: ClusterConnection): Promise<VolumeCreationDeps> {
+  const [{ sandboxApiVersion }, defaults] = await Promise.all([sandboxServiceDeps(runtime), effectiveGatewayDefaults(runtime)]);
+  return {
+    store: runtime.store,
+    volumes: volumeResources(as, sandboxApiVersion),
+    storageClasses: () => listStorageClassViews(runtime.cluster.connection),
+    labelPrefix: defaults.labelPrefix,
+    defaultNamespace: defaults.sandboxNamespace,
+    managedNamespaces: () => namespaceChoices(runtime),
+  };
+}
+
+/** Which classes' claims can grow, and which can be cloned (their CSI driver fills a claim from a source), for the Volumes page to offer Expand and Clone only there. */
+export async function volumeClassTraits(runtime: Runtime): Promise<VolumeClassTraits> {
+  const classes = await listStorageClassViews(runtime.cluster.connection);
+  return { expandable: classes.filter((one) => one.allowVolumeExpansion).map((one) => one.name), clonable: classes.filter((one) => one.snapshots).map((one) => one.name) };
 }

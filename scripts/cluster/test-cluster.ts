@@ -239,7 +239,7 @@ async function main(): Promise<Outcome[]> {
   try {
     const older = await started(`a control plane with agent-sandbox ${previous}, the oldest release Berth supports`, { agentSandboxVersion: previous });
     try {
-      outcomes.push(vitest(`driver suite on agent-sandbox ${previous}`, ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: older.kubeconfigPath }, older.auditLogPath));
+      outcomes.push(vitest(`driver suite on agent-sandbox ${previous}`, ["lib/sandboxes/driver-suite"], { BERTH_TEST_KUBECONFIG: older.kubeconfigPath, BERTH_TEST_AGENT_SANDBOX_VERSION: previous }, older.auditLogPath));
     } finally {
       await older.stop();
     }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import buttons from "@/app/components/buttons.module.css";
 import { PageHeader } from "@/app/components/page-header.tsx";
-import { expandableStorageClasses } from "@/lib/server/volume-service.ts";
+import { volumeClassTraits } from "@/lib/server/volume-service.ts";
 import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
 import { requireViewer } from "../_components/page-caller.ts";
 import { LiveVolumeTable } from "./_components/live-volume-table.tsx";
@@ -8,18 +10,32 @@ import { LiveVolumeTable } from "./_components/live-volume-table.tsx";
 export const metadata: Metadata = { title: "Volumes" };
 
 export default async function VolumesPage() {
-  const { runtime, caller } = await requireViewer();
+  const { runtime, caller, you } = await requireViewer();
+  const creatable = you.namespaces.some((entry) => entry.may.includes("createClaims"));
   const reconciler = runtime.reconciler.current();
   // Before Berth watches the cluster there is nothing to show yet; the table fills in live.
   const known = reconciler ? await reconciler.volumes() : [];
   const visible = await namespacesWithVisibleClaims(runtime, caller.person, known.map((volume) => volume.namespace));
   const volumes = JSON.parse(JSON.stringify(known.filter((volume) => visible.has(volume.namespace))));
-  // Classes change rarely; without them the page still lists every claim, only without Expand.
-  const expandable = reconciler ? await expandableStorageClasses(runtime).catch(() => []) : [];
+  // Classes change rarely; without them the page still lists every claim, only without Expand and Clone.
+  const none = { expandable: [], clonable: [] };
+  const classes = reconciler ? await volumeClassTraits(runtime).catch(() => none) : none;
   return (
     <>
-      <PageHeader title="Volumes" description="PersistentVolumeClaims behind sandbox workspaces and extra volumes, with who owns each one and how long it lives." />
-      <LiveVolumeTable initialVolumes={volumes} initialAt={Date.now()} expandableClasses={expandable} />
+      <PageHeader
+        title="Volumes"
+        description="PersistentVolumeClaims behind sandbox workspaces and extra volumes, and those made here for sandboxes to use, with who owns each one and how long it lives."
+        actions={
+          creatable ? (
+            <Link href="/volumes/new" className={buttons.primary}>
+              Create claim
+            </Link>
+          ) : (
+            <span className={buttons.reason}>You may not create claims: you need berth-developer in a namespace.</span>
+          )
+        }
+      />
+      <LiveVolumeTable initialVolumes={volumes} initialAt={Date.now()} classes={classes} />
     </>
   );
 }

@@ -73,6 +73,7 @@ export function aVolume(overrides: Partial<Volume> = {}): Volume {
     capacity: "5Gi",
     accessModes: ["ReadWriteOnce"],
     volumeName: "pvc-4f2a",
+    persistentVolume: { name: "pvc-4f2a", reclaimPolicy: "Delete", phase: "Bound", capacity: "5Gi" },
     pinnedToNode: null,
     attachedTo: { pod: "agent-2", nodeName: "worker-1" },
     state: "attached",

@@ -10,6 +10,7 @@
 import { connectToEmbeddedCluster, connectToRealCluster, type ClusterConnection } from "../../kube/cluster-connection.ts";
 import { kubeconfigPath as simKubeconfigPath, startSimulatedCluster } from "../../sim/index.ts";
 import { LOCAL_PATH_CLASS, PORTABLE_CLASS } from "../../sim/storage-topology.ts";
+import { SANDBOX_CONTROLLER_VERSION } from "../../sim/controllers/agent-sandbox-controller.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
 
 export interface ClusterUnderTest {
@@ -26,6 +27,8 @@ export interface ClusterUnderTest {
   /** Why commands cannot run in a container here, or null where they can. */
   execUnavailable: string | null;
   storageClasses: { nodePinned: string; portable: string };
+  /** The agent-sandbox release whose controller runs there: the conditions it writes differ between releases. */
+  agentSandboxVersion: string;
   /** How long to wait for the cluster to do something: a real one runs on real time. */
   patienceMs: number;
   /**
@@ -39,6 +42,8 @@ export interface ClusterUnderTest {
 
 export const REAL_CLUSTER_KUBECONFIG = "BERTH_TEST_KUBECONFIG";
 export const REAL_CLUSTER_OPERATOR_KUBECONFIG = "BERTH_TEST_OPERATOR_KUBECONFIG";
+/** The agent-sandbox release the real cluster runs; unset: the one the embedded cluster follows. */
+export const REAL_CLUSTER_AGENT_SANDBOX_VERSION = "BERTH_TEST_AGENT_SANDBOX_VERSION";
 
 /** The embedded cluster: in `dataDir` (where it writes its kubeconfig), its clock `clockScale` times real time. */
 export interface EmbeddedClusterOptions {
@@ -58,6 +63,7 @@ export async function startClusterUnderTest(embedded: EmbeddedClusterOptions = {
       // scripts/cluster/cluster-fixtures.ts makes these workers and classes.
       workers: ["berth-worker-a", "berth-worker-b"],
       storageClasses: { nodePinned: "local-path", portable: "portable" },
+      agentSandboxVersion: process.env[REAL_CLUSTER_AGENT_SANDBOX_VERSION] || SANDBOX_CONTROLLER_VERSION,
       // Real time: grace periods, controllers' resyncs and kwok's pod stages take what they take.
       patienceMs: 90_000,
       // The test control plane ends watches after 15–30 s (--min-request-timeout=15).
@@ -75,6 +81,7 @@ export async function startClusterUnderTest(embedded: EmbeddedClusterOptions = {
     workers: ["worker-1", "worker-2"],
     execUnavailable: null,
     storageClasses: { nodePinned: LOCAL_PATH_CLASS, portable: PORTABLE_CLASS },
+    agentSandboxVersion: SANDBOX_CONTROLLER_VERSION,
     patienceMs: 20_000,
     async endWatches(resumed) {
       // Again until it took: a watch still being opened is not there to drop yet.

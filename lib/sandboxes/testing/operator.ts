@@ -1,7 +1,7 @@
 // What a cluster operator does with kubectl, done through the API exactly as kubectl does it, so
 // that a test can disrupt sandboxes the same way on the embedded cluster and on a real one.
 // Deliberately not Berth's own lib/kube: the operator is not Berth.
-import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type KubernetesObject, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
+import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, setHeaderOptions, type KubernetesObject, type V1PersistentVolume, type V1PersistentVolumeClaim, type V1Pod, type V1PodDisruptionBudget } from "@kubernetes/client-node";
 import type { ClusterConnection } from "../../kube/cluster-connection.ts";
 import { mergePatch } from "../../kube/patch-options.ts";
 
@@ -53,6 +53,7 @@ export function operator(connection: ClusterConnection) {
   return {
     getPod: (namespace: string, name: string): Promise<V1Pod | null> => get(() => core.readNamespacedPod({ namespace, name })),
     getClaim: (namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> => get(() => core.readNamespacedPersistentVolumeClaim({ namespace, name })),
+    getPersistentVolume: (name: string): Promise<V1PersistentVolume | null> => get(() => core.readPersistentVolume({ name })),
     getBudget: (namespace: string, name: string): Promise<V1PodDisruptionBudget | null> => get(() => policy.readNamespacedPodDisruptionBudget({ namespace, name })),
     deleteBudget: (namespace: string, name: string) => policy.deleteNamespacedPodDisruptionBudget({ namespace, name }),
     getSandbox: (namespace: string, name: string): Promise<KubernetesObject | null> =>

@@ -1,18 +1,12 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { gatewayLimitsSchema } from "@/lib/domain/gateway-limits.ts";
+import { claimRefOf } from "@/lib/domain/volume-actions.ts";
 import { effectiveGatewayDefaults } from "@/lib/sandboxes/gateway-settings.ts";
 import { requireViewer } from "../../_components/page-caller.ts";
 import { CreateSandboxForm } from "./_components/create-sandbox-form.tsx";
 
 export const metadata: Metadata = { title: "Create sandbox" };
-
-/** `?claim=<namespace>/<name>` starts the form from that claim (the Volumes page links here). */
-function claimOf(parameter: string | string[] | undefined): { namespace: string; name: string } | undefined {
-  if (typeof parameter !== "string") return undefined;
-  const [namespace, name, ...rest] = parameter.split("/");
-  return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
-}
 
 export default async function CreateSandboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // The defaults a sandbox created now gets: the configuration with the Settings page's changes.
@@ -20,7 +14,8 @@ export default async function CreateSandboxPage({ searchParams }: { searchParams
   const defaults = await effectiveGatewayDefaults(runtime);
   // The limits a create is held to, so the form can say them and hold to them before it sends.
   const limits = gatewayLimitsSchema.parse(runtime.config.limits);
-  const claim = claimOf((await searchParams)["claim"]);
+  // `?claim=<namespace>/<name>` starts the form from that claim (the Volumes page links here).
+  const claim = claimRefOf((await searchParams)["claim"]);
   return (
     <>
       <PageHeader

@@ -8,7 +8,7 @@ import tableStyles from "@/app/components/data-table.module.css";
 import type { Volume } from "@/lib/domain/volume.ts";
 import { fetchVolumes, OWNERSHIP_LIFECYCLE } from "./volume-rows.ts";
 import { VolumeActions } from "./volume-actions.tsx";
-import { isResizing, isSettling } from "@/lib/domain/volume-actions.ts";
+import { isResizing, isSettling, reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
 import styles from "./live-volume-table.module.css";
 import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
@@ -19,7 +19,19 @@ const AFTER_ACTION_MS = 30_000;
 const STATE_LABELS: Record<Volume["state"], string> = { attached: "Attached", detached: "Detached", orphaned: "Orphaned" };
 
 function Binding({ volume }: { volume: Volume }) {
-  if (volume.phase === "Bound") return <span>Bound</span>;
+  const bound = volume.persistentVolume;
+  if (volume.phase === "Bound") {
+    return (
+      <span>
+        Bound
+        {bound ? (
+          <span className={styles.sub} title={reclaimPolicyMeaning(bound.reclaimPolicy === "Retain" ? "Retain" : "Delete")}>
+            {bound.name} · {bound.reclaimPolicy === "Retain" ? "kept after the claim" : "deleted with the claim"}
+          </span>
+        ) : null}
+      </span>
+    );
+  }
   return (
     <span className={styles.warning} title={volume.pendingReason ?? undefined}>
       {volume.phase}
@@ -29,7 +41,7 @@ function Binding({ volume }: { volume: Volume }) {
 }
 
 /** Every claim Berth knows, kept current by the event stream. */
-export function LiveVolumeTable({ initialVolumes, initialAt, expandableClasses }: { initialVolumes: Volume[]; initialAt: number; expandableClasses: readonly string[] }) {
+export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initialVolumes: Volume[]; initialAt: number; classes: VolumeClassTraits }) {
   const queryClient = useQueryClient();
   const pollUntil = useRef(0);
   const { data: volumes, error } = useQuery({
@@ -81,7 +93,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt, expandableClasses }
                   {volume.name}
                   <span className={styles.sub}>{volume.namespace} · {volume.usage}</span>
                 </th>
-                <td>{volume.sandbox ? `${volume.sandbox.name}${volume.sandbox.deleted ? " (deleted)" : ""}` : <span className={styles.muted}>unknown</span>}</td>
+                <td>{volume.sandbox ? `${volume.sandbox.name}${volume.sandbox.deleted ? " (deleted)" : ""}` : <span className={styles.muted}>{volume.state === "orphaned" ? "unknown" : "none yet"}</span>}</td>
                 <td title={volume.ownership ? OWNERSHIP_LIFECYCLE[volume.ownership] : undefined}>{volume.ownership ?? "—"}</td>
                 <td>
                   <Binding volume={volume} />
@@ -99,7 +111,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt, expandableClasses }
                   {volume.attachedTo ? <span className={styles.sub}>to {volume.attachedTo.pod}{volume.attachedTo.nodeName ? ` on ${volume.attachedTo.nodeName}` : ""}</span> : null}
                 </td>
                 <td>
-                  <VolumeActions volume={volume} expandableClasses={expandableClasses} onChanged={onChanged} />
+                  <VolumeActions volume={volume} classes={classes} onChanged={onChanged} />
                 </td>
               </tr>
             ))}

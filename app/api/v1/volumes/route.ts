@@ -1,7 +1,9 @@
 import { pageOfVolumes } from "@/lib/sandboxes/describe-volumes.ts";
+import { createVolume } from "@/lib/sandboxes/volume-actions.ts";
 import { ClusterUnavailableError } from "@/lib/server/api-problems.ts";
 import { endpointRoute } from "@/lib/server/endpoint-route.ts";
 import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
+import { volumeCreationDeps } from "@/lib/server/volume-service.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +15,8 @@ export const GET = endpointRoute("listVolumes", async ({ runtime, caller, query 
   const visible = await namespacesWithVisibleClaims(runtime, caller.person, volumes.map((volume) => volume.namespace));
   return Response.json(pageOfVolumes(volumes.filter((volume) => visible.has(volume.namespace)), query));
 });
+
+/** A claim for no sandbox yet — empty, restored from a snapshot, or cloned — made as the caller. */
+export const POST = endpointRoute("createVolume", async ({ runtime, json, actor, kube }) =>
+  Response.json(await createVolume(await volumeCreationDeps(runtime, kube()), json, actor), { status: 201 }),
+);

@@ -3,9 +3,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { FormProvider, useForm, type FieldPath } from "react-hook-form";
-import { z } from "zod";
-import { api, ApiProblem } from "@/app/(console)/_components/api-client.ts";
+import { FormProvider, useForm } from "react-hook-form";
+import { api } from "@/app/(console)/_components/api-client.ts";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
 import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import { initialFormValues, specFromForm, type CreateFormValues } from "./create-form-values.ts";
@@ -13,13 +12,13 @@ import { IdentitySection } from "./identity-section.tsx";
 import type { DryRunResult } from "@/lib/domain/dry-run.ts";
 import { ManifestPreview } from "./manifest-preview.tsx";
 import { PolicySection } from "./policy-section.tsx";
-import { placeProblems, problemsOfAnswer, specResolver } from "./spec-resolver.ts";
+import { specResolver } from "./spec-resolver.ts";
 import { VolumesSection } from "./volumes-section.tsx";
 import { WorkspaceSection } from "./workspace-section.tsx";
 import buttons from "@/app/components/buttons.module.css";
 import styles from "./create-sandbox-form.module.css";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
-import { FormAlerts, type Refusal } from "./form-alerts.tsx";
+import { FormAlerts, refusalOn, type Refusal } from "./form-alerts.tsx";
 
 // The create form: validated in the browser by the server's own validation (schema, rules and
 // this gateway's limits, which the fields name), previewed by the server's dry run, and created
@@ -37,14 +36,7 @@ export function CreateSandboxForm({ defaults, limits, claim }: { defaults: Gatew
 
   /** The server said no: its field messages on the fields, the rest above the buttons. */
   function refused(error: unknown) {
-    const problem = ApiProblem.from(error, "The sandbox could not be created");
-    const { fields, general } = placeProblems(problemsOfAnswer(problem.fields));
-    let first = true;
-    for (const [field, message] of fields) {
-      form.setError(field as FieldPath<CreateFormValues>, { type: "server", message }, { shouldFocus: first });
-      first = false;
-    }
-    setRefusal({ title: problem.title, detail: problem.detail, general });
+    setRefusal(refusalOn(form, error, "The sandbox could not be created"));
   }
 
   async function send<T>(what: "create" | "preview", request: () => Promise<T>): Promise<T | undefined> {

@@ -1,17 +1,18 @@
 "use client";
 
 import { useId, type ReactNode } from "react";
-import { get, useFormContext, type FieldPath } from "react-hook-form";
-import type { CreateFormValues } from "./create-form-values.ts";
+import { get, useFormContext } from "react-hook-form";
 import styles from "./create-sandbox-form.module.css";
 
-// Labelled inputs of the create form: each names its hint and its error to assistive technology
-// (aria-describedby) and marks itself invalid, so a screen reader hears what to fix.
+// Labelled inputs of the create forms (sandbox, template, claim): each names its hint and its
+// error to assistive technology (aria-describedby) and marks itself invalid, so a screen reader
+// hears what to fix. They work inside any react-hook-form FormProvider: `name` is a field path of
+// that form's values.
 
-type Name = FieldPath<CreateFormValues>;
+type Name = string;
 
 function useFieldError(name: Name): string | undefined {
-  const { formState } = useFormContext<CreateFormValues>();
+  const { formState } = useFormContext();
   const error = get(formState.errors, name) as { message?: string } | undefined;
   return error?.message;
 }
@@ -48,7 +49,7 @@ interface TextFieldProps {
 }
 
 export function TextField({ name, label, hint, placeholder, rows, inputMode, monospace, list, concealed, readOnly }: TextFieldProps) {
-  const { register } = useFormContext<CreateFormValues>();
+  const { register } = useFormContext();
   const error = useFieldError(name);
   const id = useId();
   const props = {
@@ -82,7 +83,7 @@ export function FieldError({ id, message }: { id: string; message: string | unde
 }
 
 export function CheckboxField({ name, label, hint }: { name: Name; label: string; hint?: ReactNode }) {
-  const { register } = useFormContext<CreateFormValues>();
+  const { register } = useFormContext();
   const error = useFieldError(name);
   const id = useId();
   return (
@@ -107,7 +108,7 @@ export interface Choice {
 
 /** A set of radio buttons in a fieldset whose legend names the choice. */
 export function RadioChoice({ name, legend, choices, hint }: { name: Name; legend: string; choices: Choice[]; hint?: ReactNode }) {
-  const { register } = useFormContext<CreateFormValues>();
+  const { register } = useFormContext();
   const error = useFieldError(name);
   const id = useId();
   return (
@@ -131,7 +132,7 @@ export function RadioChoice({ name, legend, choices, hint }: { name: Name; legen
 }
 
 export function SelectField({ name, label, options, hint }: { name: Name; label: string; options: { value: string; label: string }[]; hint?: ReactNode }) {
-  const { register } = useFormContext<CreateFormValues>();
+  const { register } = useFormContext();
   const error = useFieldError(name);
   const id = useId();
   return (
@@ -154,7 +155,7 @@ export function SelectField({ name, label, options, hint }: { name: Name; label:
 
 /** Access modes as checkboxes; the field holds the ticked modes. */
 export function AccessModesField({ name, legend }: { name: Name; legend: string }) {
-  const { register } = useFormContext<CreateFormValues>();
+  const { register } = useFormContext();
   const error = useFieldError(name);
   const id = useId();
   return (

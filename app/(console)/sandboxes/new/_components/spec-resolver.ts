@@ -1,4 +1,4 @@
-import { set, type FieldErrors, type Resolver } from "react-hook-form";
+import { set, type FieldErrors, type FieldValues, type Resolver } from "react-hook-form";
 import { pathOfFieldName, type SpecProblem } from "@/lib/domain/problems.ts";
 import type { GatewayDefaults } from "@/lib/domain/gateway-defaults.ts";
 import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
@@ -35,7 +35,7 @@ export function problemsOfAnswer(fields: FieldProblem[]): SpecProblem[] {
 }
 
 /** A resolver from a validation that answers problems by spec path, placed by `fieldOf`. */
-export function problemResolver<Values extends CreateFormValues>(validate: (values: Values) => SpecProblem[], fieldOf?: (path: SpecProblem["path"]) => string | null): Resolver<Values> {
+export function problemResolver<Values extends FieldValues>(validate: (values: Values) => SpecProblem[], fieldOf?: (path: SpecProblem["path"]) => string | null): Resolver<Values> {
   return async (values) => {
     const problems = validate(values);
     if (problems.length === 0) return { values, errors: {} };

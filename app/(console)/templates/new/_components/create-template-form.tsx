@@ -3,12 +3,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { FormProvider, useForm, type FieldPath } from "react-hook-form";
-import { api, ApiProblem } from "@/app/(console)/_components/api-client.ts";
+import { FormProvider, useForm } from "react-hook-form";
+import { api } from "@/app/(console)/_components/api-client.ts";
 import { DisabledUntilHydrated } from "@/app/(console)/_components/disabled-until-hydrated.tsx";
 import { IdentitySection } from "@/app/(console)/sandboxes/new/_components/identity-section.tsx";
 import { PolicySection } from "@/app/(console)/sandboxes/new/_components/policy-section.tsx";
-import { placeProblems, problemsOfAnswer } from "@/app/(console)/sandboxes/new/_components/spec-resolver.ts";
 import { VolumesSection } from "@/app/(console)/sandboxes/new/_components/volumes-section.tsx";
 import { WorkspaceSection } from "@/app/(console)/sandboxes/new/_components/workspace-section.tsx";
 import styles from "@/app/(console)/sandboxes/new/_components/create-sandbox-form.module.css";
@@ -18,7 +17,7 @@ import type { GatewayLimits } from "@/lib/domain/gateway-limits.ts";
 import type { SandboxTemplateSpec } from "@/lib/domain/sandbox-template.ts";
 import { initialTemplateValues, templateFieldOf, templateFromForm, templateResolver, templateValuesOf, type TemplateFormValues } from "./template-form-values.ts";
 import { WarmPoolSection } from "./warm-pool-section.tsx";
-import { FormAlerts, type Refusal } from "@/app/(console)/sandboxes/new/_components/form-alerts.tsx";
+import { FormAlerts, refusalOn, type Refusal } from "@/app/(console)/sandboxes/new/_components/form-alerts.tsx";
 
 // The template form: the sandbox form's sections (what each sandbox of the template is) and the
 // template's own (what it is for, its warm pool), validated in the browser as the server will,
@@ -43,14 +42,7 @@ export function CreateTemplateForm({ defaults, limits, editing }: { defaults: Ga
       if (editing) await api.updateTemplate({ params: { namespace: editing.namespace, name: editing.name }, body: template });
       else await api.createTemplate({ body: template });
     } catch (error) {
-      const problem = ApiProblem.from(error, editing ? "The template could not be saved" : "The template could not be created");
-      const { fields, general } = placeProblems(problemsOfAnswer(problem.fields), templateFieldOf);
-      let first = true;
-      for (const [field, message] of fields) {
-        form.setError(field as FieldPath<TemplateFormValues>, { type: "server", message }, { shouldFocus: first });
-        first = false;
-      }
-      setRefusal({ title: problem.title, detail: problem.detail, general });
+      setRefusal(refusalOn(form, error, editing ? "The template could not be saved" : "The template could not be created", templateFieldOf));
       setBusy(false);
       return;
     }
