@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { expect, forgiveRefusedRequests, test } from "./fixtures.ts";
 
 // The Volumes page's actions: a retained claim outlives its sandbox, offers a new sandbox from
 // it, and is deleted only through the guarded dialog; a claim grows where its class allows; a
@@ -94,7 +94,7 @@ test("a bound claim on node-pinned storage shows Bound and the node it is pinned
   await page.goto("/volumes");
   const cells = rowOf(page, `workspace-${name}`).getByRole("cell");
   // Cells: sandbox, ownership, binding, class, size, node pinning, state, actions.
-  await expect(cells.nth(2)).toHaveText("Bound", { timeout: 20_000 });
+  await expect(cells.nth(2).getByText("Bound", { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(cells.nth(3)).toHaveText("local-path");
   await expect(cells.nth(5)).toHaveText(node!);
 });
@@ -119,7 +119,7 @@ test("a claim made in the form is listed bound and free, and is cloned from its 
 
     await row.getByRole("link", { name: `Clone ${name}` }).click();
     const clone = page.getByRole("form", { name: "Create claim" });
-    await expect(clone.getByRole("textbox", { name: "Claim to clone" })).toHaveValue(name);
+    await expect(clone.getByRole("combobox", { name: "Claim to clone" })).toHaveValue(name);
     await clone.getByRole("textbox", { name: "Name", exact: true }).fill(copy);
     await clone.getByRole("textbox", { name: "Size" }).fill("1Gi");
     await clone.getByRole("button", { name: "Create claim" }).click();
@@ -138,7 +138,7 @@ test("the claim form warns before a restore into a class whose driver would leav
   await expect(form.getByText("local-path (rancher.io/local-path) does not fill a new volume from a source: the claim would be empty.")).toBeVisible();
 });
 
-test("the claim form shows the server's refusal on its field, keeping what was typed", async ({ page }) => {
+test("the claim form shows the server's refusal on its field, keeping what was typed", async ({ page, browserErrors }) => {
   const name = uniqueName("restored");
   await page.goto("/volumes/new");
   const form = page.getByRole("form", { name: "Create claim" });
@@ -150,6 +150,7 @@ test("the claim form shows the server's refusal on its field, keeping what was t
   await expect(form.getByText(/has no VolumeSnapshot named no-such-snapshot/)).toBeVisible();
   await expect(form.getByRole("textbox", { name: "Snapshot to restore" })).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue(name);
+  forgiveRefusedRequests(browserErrors, 400);
 });
 
 test("a platform admin keeps a claim's volume after the claim, confirming what it means", async ({ page, request }) => {
@@ -167,5 +168,49 @@ test("a platform admin keeps a claim's volume after the claim, confirming what i
     await expect(row.getByText("kept after the claim")).toBeVisible({ timeout: 20_000 });
   } finally {
     await request.delete(`/api/v1/volumes/default/${name}`);
+  }
+});
+
+test("a claim's page takes a snapshot, restores it into a new claim, and deletes it behind a typed confirmation", async ({ page, request }) => {
+  const name = uniqueName("snapped");
+  const restored = `${name}-restored`;
+  expect((await request.post("/api/v1/volumes", { data: { name, size: "1Gi", storageClassName: "portable" } })).status()).toBe(201);
+  try {
+    await page.goto("/volumes");
+    await rowOf(page, name).getByRole("link", { name, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: `Claim ${name}` })).toBeVisible();
+    await page.getByRole("button", { name: "Take snapshot" }).click();
+    const snapshots = page.getByRole("region", { name: `Snapshots of ${name}` });
+    const row = snapshots.getByRole("row").filter({ hasText: name });
+    await expect(row.getByText("Ready", { exact: true })).toBeVisible({ timeout: 20_000 });
+
+    await row.getByRole("button", { name: /^Restore / }).click();
+    const dialog = page.getByRole("dialog", { name: /^Restore / });
+    await expect(dialog.getByRole("textbox", { name: "New claim" })).toHaveValue(restored);
+    await dialog.getByRole("button", { name: "Restore into a new claim" }).click();
+    await expect(dialog.getByRole("link", { name: restored })).toBeVisible();
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await row.getByRole("button", { name: /^Delete / }).click();
+    const confirm = page.getByRole("alertdialog", { name: /^Delete snapshot / });
+    const snapshot = ((await confirm.getByRole("heading").textContent()) ?? "").replace(/^Delete snapshot (.*)\?$/, "$1");
+    await confirm.getByRole("textbox").fill(snapshot);
+    await confirm.getByRole("button", { name: "Delete snapshot" }).click();
+    await expect(snapshots).toBeHidden({ timeout: 20_000 });
+    await expect(page.getByText("No snapshots of this claim yet.")).toBeVisible();
+  } finally {
+    for (const claim of [restored, name]) await request.delete(`/api/v1/volumes/default/${claim}`);
+  }
+});
+
+test("a claim whose class takes no snapshots says so on its page instead of offering the button", async ({ page, request }) => {
+  const name = uniqueName("nosnap");
+  const id = await createSandbox(request, { name, workspace: { claim: { ownership: "retain", storageClassName: "local-path" } } });
+  try {
+    await page.goto(`/volumes/default/workspace-${name}`);
+    await expect(page.getByText("Class local-path's driver takes no snapshots")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Take snapshot" })).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/v1/sandboxes/${id}`);
   }
 });

@@ -150,6 +150,7 @@ const claimBody = async (): Promise<{ name: string; template: string }> => {
 const shared = {
   sandbox: once(() => readySandbox()),
   claim: once(() => keptClaim()),
+  snapshot: once(() => keptClaimSnapshot()),
   template: once(() => aTemplate()),
   sandboxClaim: once(async () => {
     const body = await claimBody();
@@ -180,6 +181,19 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 
 const sandboxId = async (allowed: boolean, make: () => Promise<SandboxRecord> = readySandbox) => ({ params: { id: (allowed ? await make() : await shared.sandbox()).id } });
 const claimParams = async (allowed: boolean) => ({ params: allowed ? await keptClaim() : await shared.claim() });
+/** A snapshot of the shared kept claim, ready to restore: on the embedded cluster (the real lane's classes have no snapshot driver, so there the name is of none). */
+async function keptClaimSnapshot(): Promise<{ namespace: string; name: string; snapshot: string }> {
+  const claim = await shared.claim();
+  if (REAL_CLUSTER) return { ...claim, snapshot: unique("no-snapshot-here") };
+  const { name: snapshot } = (await asPaula("takeVolumeSnapshot", { params: claim, body: { name: unique("matrix-snapshot") } }, 202)) as { name: string };
+  await eventually(async () => {
+    const { items } = (await asPaula("listVolumeSnapshots", { params: claim }, 200)) as { items: { name: string; readyToUse: boolean }[] };
+    if (!items.find((one) => one.name === snapshot)?.readyToUse) throw new Error(`snapshot ${snapshot} is not ready yet`);
+  }, { timeoutMs: 60_000, intervalMs: 250 });
+  return { ...claim, snapshot };
+}
+const snapshotParams = async (allowed: boolean) => ({ params: allowed ? await keptClaimSnapshot() : await shared.snapshot() });
+
 /** The shared kept claim's volume, and the policy that would change it (so the allowed call really patches). */
 async function keptVolumeSwitch(): Promise<ApiRequest> {
   const { name } = await shared.claim();
@@ -225,6 +239,18 @@ const MATRIX: Record<EndpointId, Cell> = {
   deleteVolume: { request: claimParams, answers: developsInTeam(200) },
   expandVolume: { request: async () => ({ ...(await claimParams(false)), body: { size: sizes() } }), answers: developsInTeam(202) },
   changeReclaimPolicy: { request: keptVolumeSwitch, answers: platformAdmin(200) },
+  listVolumeSnapshots: { request: async () => ({ params: await shared.claim() }), answers: seesTeam(200) },
+  takeVolumeSnapshot: {
+    request: async () => ({ params: await shared.claim(), body: { name: unique("taken") } }),
+    answers: developsInTeam(REAL_CLUSTER ? 409 : 202),
+    because: "the real control plane's classes have no snapshot driver: the person was allowed, the class refused",
+  },
+  restoreVolumeSnapshot: {
+    request: async () => ({ params: await shared.snapshot(), body: { name: unique("restored") } }),
+    answers: developsInTeam(REAL_CLUSTER ? 404 : 201),
+    because: "the real control plane has no snapshot to restore: the person was allowed, the snapshot is not there",
+  },
+  deleteVolumeSnapshot: { request: snapshotParams, answers: developsInTeam(REAL_CLUSTER ? 404 : 200), because: "the real control plane has no snapshot to delete" },
   listTemplates: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
   createTemplate: { request: async () => ({ body: templateSpec(unique("created-template")) }), answers: platformAdmin(201) },
   getTemplate: { request: async () => ({ params: await shared.template() }), answers: seesTeam(200) },

@@ -148,6 +148,8 @@ const VALID_BODIES: Partial<Record<EndpointId, () => Record<string, unknown>>> =
   execInSandbox: () => ({ command: ["sh", "-c", "echo ok"], timeoutSeconds: 5 }),
   expandVolume: () => ({ size: "2Gi" }),
   changeReclaimPolicy: () => ({ reclaimPolicy: "Retain" }),
+  takeVolumeSnapshot: () => ({ name: uniqueName("prop-snapshot") }),
+  restoreVolumeSnapshot: () => ({ name: uniqueName("prop-restored"), size: "1Gi" }),
   createVolume: () => ({ name: uniqueName("prop-claim"), size: "1Gi", storageClassName: "portable" }),
   createTemplate: () => templateBody(uniqueName("prop-template")),
   claimSandbox: () => ({ name: uniqueName("prop-claim"), template: targets.templateName }),
@@ -191,6 +193,9 @@ function validParam(id: EndpointId, name: string): string {
   switch (name) {
     case "namespace":
       return TEAM;
+    case "snapshot":
+      // The target claim's class takes no snapshots here: a valid name of none (answered 404).
+      return "no-such-snapshot";
     case "action":
       return path.includes("/pods/") ? SIMULATOR_POD_ACTIONS[count++ % SIMULATOR_POD_ACTIONS.length]! : SIMULATOR_NODE_ACTIONS[count++ % SIMULATOR_NODE_ACTIONS.length]!;
     case "id":

@@ -23,6 +23,7 @@ import { storageClassListSchema } from "./storage-class.ts";
 import { templateViewSchema } from "./template-view.ts";
 import { timelineEventSchema } from "./timeline.ts";
 import { volumeSchema } from "./volume.ts";
+import { restoreRequestSchema, snapshotRequestSchema, volumeSnapshotListSchema, volumeSnapshotSchema } from "./volume-snapshot.ts";
 import { createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
 
 // Every endpoint of Berth's HTTP API, once: method, path, parameters, body and answers, and who
@@ -353,6 +354,49 @@ export const ENDPOINTS = {
     answers: accepted(volumeExpansionResultSchema, "Requested"),
     problems: [400, 404, 409, 503],
     audit: { action: "volume.expand", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  listVolumeSnapshots: {
+    method: "GET",
+    path: "/api/v1/volumes/{namespace}/{name}/snapshots",
+    summary: "A claim's VolumeSnapshots, newest first: ready or not (and why), restore size, class",
+    access: kubernetes("list", KUBERNETES_RESOURCES.volumeSnapshots, "path"),
+    params: volumeParams,
+    answers: ok(volumeSnapshotListSchema, "The claim's snapshots"),
+    problems: [404, 503],
+  },
+  takeVolumeSnapshot: {
+    method: "POST",
+    path: "/api/v1/volumes/{namespace}/{name}/snapshots",
+    summary: "Snapshot a bound claim whose class's driver takes snapshots (409 saying so where it has none); ready once the driver has cut it; as the caller; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.volumeSnapshots, "path"),
+    params: volumeParams,
+    body: { schema: snapshotRequestSchema, required: false, validatedByHandler: true },
+    rate: "creates",
+    answers: accepted(volumeSnapshotSchema, "Taken: the driver cuts it next"),
+    problems: [400, 404, 409, 429, 503],
+    audit: { action: "volume.snapshot", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  restoreVolumeSnapshot: {
+    method: "POST",
+    path: "/api/v1/volumes/{namespace}/{name}/snapshots/{snapshot}/restore",
+    summary: "A new claim holding the snapshot's data, of the source claim's class and at least the snapshot's size, checked as POST /api/v1/volumes checks a restore; as the caller; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
+    params: volumeParams.extend({ snapshot: simulatorObjectNameSchema }),
+    body: { schema: restoreRequestSchema, required: true, validatedByHandler: true },
+    rate: "creates",
+    answers: created(createdVolumeSchema, "Created: the driver fills it next"),
+    problems: [400, 404, 409, 429, 503],
+    audit: { action: "volume.create", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  deleteVolumeSnapshot: {
+    method: "DELETE",
+    path: "/api/v1/volumes/{namespace}/{name}/snapshots/{snapshot}",
+    summary: "Delete one of a claim's snapshots (by uid: one recreated under its name is left alone); as the caller; audited",
+    access: kubernetes("delete", KUBERNETES_RESOURCES.volumeSnapshots, "path"),
+    params: volumeParams.extend({ snapshot: simulatorObjectNameSchema }),
+    answers: ok(z.object({ name: z.string(), uid: z.string() }), "Deleted"),
+    problems: [404, 409, 503],
+    audit: { action: "volume.snapshot-delete", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
   },
   changeReclaimPolicy: {
     method: "PATCH",

@@ -28,11 +28,17 @@ describe("the Volumes page's rules", () => {
   });
 
   it("know when a claim is on its way somewhere no timeline event will announce", () => {
-    const bound = { requested: "2Gi", capacity: "2Gi", phase: "Bound", state: "detached" as const, sandbox: GONE, attachedTo: null };
+    const bound = { requested: "2Gi", capacity: "2Gi", phase: "Bound", state: "detached" as const, sandbox: GONE, attachedTo: null, createdAt: "2026-12-06T05:00:00Z" };
     expect(isSettling(bound)).toBe(false);
     expect(isSettling({ ...bound, requested: "3Gi" })).toBe(true);
     expect(isSettling({ ...bound, phase: "Terminating" })).toBe(true);
     expect(isSettling({ ...bound, state: "attached", attachedTo: { pod: "old", nodeName: "worker-1" } })).toBe(true);
     expect(isSettling({ ...bound, state: "attached", attachedTo: { pod: "new-box", nodeName: "worker-1" } })).toBe(false);
+  });
+
+  it("look again at a new Pending claim until a provisioner had time to answer, and not at an old one", () => {
+    const pending = { requested: "2Gi", capacity: null, phase: "Pending", state: "detached" as const, sandbox: null, attachedTo: null, createdAt: "2026-12-06T05:00:00Z" };
+    expect(isSettling(pending, Date.parse("2026-12-06T05:00:30Z"))).toBe(true);
+    expect(isSettling(pending, Date.parse("2026-12-06T05:10:00Z"))).toBe(false);
   });
 });

@@ -114,11 +114,17 @@ export function isResizing(volume: Pick<Volume, "requested" | "capacity">): bool
   return requested !== null && capacity !== null && requested > capacity;
 }
 
+/** How long a new Pending claim is looked at again for: a provisioner answers within it, or the claim waits for a first consumer. */
+export const NEW_CLAIM_SETTLE_MS = 120_000;
+
 /**
  * The claim is on its way to another state that no timeline event will announce: a resize, a
- * deletion held by a pod, or the pod of a deleted sandbox still letting go of it.
+ * deletion held by a pod, the pod of a deleted sandbox still letting go of it, or a new claim
+ * being provisioned (a claim that waits for its first consumer stays Pending: it is looked at
+ * again only while new).
  */
-export function isSettling(volume: Pick<Volume, "requested" | "capacity" | "phase" | "state" | "sandbox" | "attachedTo">): boolean {
+export function isSettling(volume: Pick<Volume, "requested" | "capacity" | "phase" | "state" | "sandbox" | "attachedTo" | "createdAt">, now = Date.now()): boolean {
   if (isResizing(volume) || volume.phase === "Terminating") return true;
+  if (volume.phase === "Pending" && volume.createdAt !== null && now - Date.parse(volume.createdAt) < NEW_CLAIM_SETTLE_MS) return true;
   return volume.state === "attached" && volume.sandbox !== null && volume.sandbox.deleted && volume.attachedTo?.pod === volume.sandbox.name;
 }

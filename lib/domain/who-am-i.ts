@@ -18,6 +18,8 @@ export const NAMESPACE_CAPABILITIES = {
   createClaims: { verb: "create", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   changeClaims: { verb: "patch", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
   deleteClaims: { verb: "delete", ...KUBERNETES_RESOURCES.persistentVolumeClaims },
+  takeSnapshots: { verb: "create", ...KUBERNETES_RESOURCES.volumeSnapshots },
+  deleteSnapshots: { verb: "delete", ...KUBERNETES_RESOURCES.volumeSnapshots },
   createTemplates: { verb: "create", ...KUBERNETES_RESOURCES.sandboxTemplates },
   changeTemplates: { verb: "update", ...KUBERNETES_RESOURCES.sandboxTemplates },
   deleteTemplates: { verb: "delete", ...KUBERNETES_RESOURCES.sandboxTemplates },

@@ -6,14 +6,6 @@ import type { StoredSandbox } from "./sandbox-resources.ts";
 import { mergePatch } from "./patch-options.ts";
 import type { PersistentVolumeClaimManifest } from "../render/manifests.ts";
 
-/** What a restore needs to know of a VolumeSnapshot. */
-export interface SnapshotForRestore {
-  readyToUse: boolean;
-  /** The smallest claim it can be restored into. */
-  restoreSize: string | null;
-  error: string | null;
-}
-
 // The calls behind the Volumes page's actions: fresh reads of who may use a claim (never the
 // watch caches, which may lag behind a pod that just started), its StorageClass, and writes that
 // carry a precondition so they only ever touch the claim that was looked at.
@@ -38,14 +30,6 @@ export function volumeResources(connection: ClusterConnection, version: SandboxA
     createClaim: (manifest: PersistentVolumeClaimManifest): Promise<V1PersistentVolumeClaim> =>
       kube(() => core.createNamespacedPersistentVolumeClaim({ namespace: manifest.metadata.namespace!, body: manifest })),
 
-    /** null when there is no such snapshot (or snapshots are not served at all). */
-    readSnapshot: async (namespace: string, name: string): Promise<SnapshotForRestore | null> => {
-      const snapshot = (await nullIfNotFound(() => custom.getNamespacedCustomObject({ group: "snapshot.storage.k8s.io", version: "v1", namespace, plural: "volumesnapshots", name }))) as
-        | { status?: { readyToUse?: boolean; restoreSize?: string; error?: { message?: string } } }
-        | null;
-      if (!snapshot) return null;
-      return { readyToUse: snapshot.status?.readyToUse === true, restoreSize: snapshot.status?.restoreSize ?? null, error: snapshot.status?.error?.message ?? null };
-    },
 
     /**
      * Deletes exactly the claim with this uid: one deleted and recreated under the same name

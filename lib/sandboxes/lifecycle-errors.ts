@@ -90,6 +90,13 @@ export class PersistentVolumeNotFoundError extends Error {
   }
 }
 
+export class SnapshotNotFoundError extends Error {
+  constructor(namespace: string, claim: string, snapshot: string) {
+    super(`Claim ${namespace}/${claim} has no VolumeSnapshot named ${snapshot}. GET /api/v1/volumes/${namespace}/${claim}/snapshots lists its snapshots.`);
+    this.name = "SnapshotNotFoundError";
+  }
+}
+
 /** 409: the claim would clash with one that exists (its name). */
 export class VolumeConflictError extends Error {
   constructor(

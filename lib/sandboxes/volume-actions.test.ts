@@ -104,7 +104,7 @@ describe("growing a claim", () => {
 });
 
 describe("creating a claim", () => {
-  const creationDeps = () => ({ store: world.deps.store, volumes: deps.volumes, storageClasses: () => listStorageClassViews(world.deps.connection), labelPrefix: world.deps.defaults.labelPrefix, defaultNamespace: "default" });
+  const creationDeps = () => ({ store: world.deps.store, volumes: deps.volumes, snapshots: snapshotResources(world.deps.connection), storageClasses: () => listStorageClassViews(world.deps.connection), labelPrefix: world.deps.defaults.labelPrefix, defaultNamespace: "default" });
   /** A bound portable claim holding `file` with `text`, written through a sandbox that then stops using it. */
   async function claimHolding(file: string, text: string): Promise<string> {
     const name = uniqueName("source");
@@ -143,7 +143,7 @@ describe("creating a claim", () => {
     const source = await claimHolding("notes.txt", "snapped");
     const snapshot = uniqueName("snap");
     await snapshotResources(world.deps.connection).createSnapshot("default", snapshot, source, {});
-    await eventually(async () => expect((await deps.volumes.readSnapshot("default", snapshot))?.readyToUse).toBe(true), { timeoutMs: 20_000 });
+    await eventually(async () => expect((await snapshotResources(world.deps.connection).readSnapshot("default", snapshot))?.readyToUse).toBe(true), { timeoutMs: 20_000 });
     const name = uniqueName("restored");
     await createVolume(creationDeps(), { name, size: "1Gi", storageClassName: "portable", dataSource: { kind: "VolumeSnapshot", name: snapshot } }, anActor("alice"));
     expect(await readFrom(name, "notes.txt")).toBe("snapped\n");
@@ -178,7 +178,7 @@ describe("creating a claim", () => {
     const source = await claimHolding("notes.txt", "kept");
     const snapshot = uniqueName("snap");
     await snapshotResources(world.deps.connection).createSnapshot("default", snapshot, source, {});
-    await eventually(async () => expect((await deps.volumes.readSnapshot("default", snapshot))?.readyToUse).toBe(true), { timeoutMs: 20_000 });
+    await eventually(async () => expect((await snapshotResources(world.deps.connection).readSnapshot("default", snapshot))?.readyToUse).toBe(true), { timeoutMs: 20_000 });
     await expect(createVolume(creationDeps(), { name: uniqueName("empty"), size: "1Gi", storageClassName: "local-path", dataSource: { kind: "VolumeSnapshot", name: snapshot } }, anActor("alice"))).rejects.toMatchObject({
       problems: [{ path: ["storageClassName"], message: expect.stringMatching(/class local-path .*the claim would be empty; choose portable/) }],
     });

@@ -6,6 +6,7 @@ import { parseQuantity } from "../domain/quantity.ts";
 import { renderStandaloneClaim } from "../render/standalone-claim.ts";
 import { problemsFromZodError } from "../domain/problems.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
+import type { SnapshotResources } from "../kube/snapshot-resources.ts";
 import type { VolumeResources } from "../kube/volume-resources.ts";
 import type { Store } from "../store/index.ts";
 import { auditedChange } from "./audited-change.ts";
@@ -29,6 +30,8 @@ export interface VolumeCreationDeps {
   store: Pick<Store, "audit">;
   /** As the person asking. */
   volumes: VolumeResources;
+  /** As the person asking. */
+  snapshots: Pick<SnapshotResources, "readSnapshot">;
   /** The cluster's classes, read as Berth (a developer may not be allowed to read them). */
   storageClasses: () => Promise<StorageClassView[]>;
   labelPrefix: string;
@@ -53,7 +56,7 @@ async function checkedSource(deps: VolumeCreationDeps, request: VolumeCreation, 
   if (!source) return request;
   const requested = parseQuantity(request.size)!;
   if (source.kind === "VolumeSnapshot") {
-    const snapshot = await deps.volumes.readSnapshot(namespace, source.name);
+    const snapshot = await deps.snapshots.readSnapshot(namespace, source.name);
     if (!snapshot) throw fieldProblem(["dataSource", "name"], `namespace ${namespace} has no VolumeSnapshot named ${source.name}: name a snapshot of this namespace`, "volume.source-missing");
     if (!snapshot.readyToUse) throw new VolumeStateError(`VolumeSnapshot ${namespace}/${source.name} is not ready to restore yet${snapshot.error ? ` (${snapshot.error})` : ""}: wait until it is ready, or pick another.`);
     const smallest = snapshot.restoreSize === null ? null : parseQuantity(snapshot.restoreSize);

@@ -57,6 +57,7 @@ export function problemFor(error: unknown): ProblemDetails {
     return problem(400, error.code, "The request is not valid", "Correct the fields listed in errors and send it again.", error.problems);
   }
   if (named(error, "VolumeNotFoundError")) return problem(404, "volume-not-found", "No such claim", error.message);
+  if (named(error, "SnapshotNotFoundError")) return problem(404, "snapshot-not-found", "No such snapshot", error.message);
   if (named(error, "PersistentVolumeNotFoundError")) return problem(404, "persistent-volume-not-found", "No such volume", error.message);
   if (named(error, "VolumeInUseError")) return problem(409, "volume-in-use", "The claim is in use", error.message);
   if (named<VolumeConflictError>(error, "VolumeConflictError")) {

@@ -1,9 +1,11 @@
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
+import { snapshotResources } from "../kube/snapshot-resources.ts";
 import { volumeResources } from "../kube/volume-resources.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
 import { listStorageClassViews } from "../sandboxes/storage-classes.ts";
 import type { VolumeClassTraits } from "../domain/volume-actions.ts";
 import type { VolumeActionDeps, VolumeCreationDeps } from "../sandboxes/volume-actions.ts";
+import type { SnapshotDeps } from "../sandboxes/volume-snapshots.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
 import { namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
@@ -23,11 +25,17 @@ export async function volumeCreationDeps(runtime: Runtime, as: ClusterConnection
   return {
     store: runtime.store,
     volumes: volumeResources(as, sandboxApiVersion),
+    snapshots: snapshotResources(as),
     storageClasses: () => listStorageClassViews(runtime.cluster.connection),
     labelPrefix: defaults.labelPrefix,
     defaultNamespace: defaults.sandboxNamespace,
     managedNamespaces: () => namespaceChoices(runtime),
   };
+}
+
+/** What the snapshot actions need: the create's, with every snapshot call, as `as`. */
+export async function snapshotServiceDeps(runtime: Runtime, as: ClusterConnection): Promise<SnapshotDeps> {
+  return { ...(await volumeCreationDeps(runtime, as)), snapshots: snapshotResources(as) };
 }
 
 /** Which classes' claims can grow, and which can be cloned (their CSI driver fills a claim from a source), for the Volumes page to offer Expand and Clone only there. */

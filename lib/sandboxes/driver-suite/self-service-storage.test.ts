@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "../../domain/person.ts";
 import { anActor } from "../../domain/test-fixtures.ts";
 import { connectionFor } from "../../kube/acting-as.ts";
+import { snapshotResources } from "../../kube/snapshot-resources.ts";
 import { volumeResources } from "../../kube/volume-resources.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
 import { deleteSandbox } from "../sandbox-actions.ts";
@@ -33,6 +34,7 @@ const actionDeps = (): VolumeActionDeps => ({ store: world.deps.store, volumes: 
 const creationDeps = (): VolumeCreationDeps => ({
   store: world.deps.store,
   volumes: asAdmin(),
+  snapshots: snapshotResources(connectionFor(world.cluster.connection, { kind: "impersonate", person: admin })),
   storageClasses: () => listStorageClassViews(world.cluster.connection),
   labelPrefix: world.deps.defaults.labelPrefix,
   defaultNamespace: "default",

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useCallback, useRef } from "react";
 import { EmptyState } from "@/app/components/empty-state.tsx";
 import { VolumeIcon } from "@/app/components/icons.tsx";
@@ -22,14 +23,14 @@ function Binding({ volume }: { volume: Volume }) {
   const bound = volume.persistentVolume;
   if (volume.phase === "Bound") {
     return (
-      <span>
-        Bound
+      <>
+        <span>Bound</span>
         {bound ? (
           <span className={styles.sub} title={reclaimPolicyMeaning(bound.reclaimPolicy === "Retain" ? "Retain" : "Delete")}>
             {bound.name} · {bound.reclaimPolicy === "Retain" ? "kept after the claim" : "deleted with the claim"}
           </span>
         ) : null}
-      </span>
+      </>
     );
   }
   return (
@@ -50,7 +51,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initia
     ...serverRendered(initialVolumes),
     // The event stream tells of sandboxes, not of every claim change (a resize done, a pod that
     // let go of a claim): while one is under way, and for a while after an action here, look again.
-    refetchInterval: (query) => (query.state.data?.some(isSettling) || Date.now() < pollUntil.current ? SETTLE_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.some((volume) => isSettling(volume)) || Date.now() < pollUntil.current ? SETTLE_POLL_MS : false),
   });
   const onChanged = useCallback(() => {
     pollUntil.current = Date.now() + AFTER_ACTION_MS;
@@ -90,7 +91,9 @@ export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initia
             {volumes.map((volume) => (
               <tr key={`${volume.namespace}/${volume.name}`}>
                 <th scope="row" className={tableStyles.primary}>
-                  {volume.name}
+                  <Link href={`/volumes/${volume.namespace}/${volume.name}`} prefetch={false}>
+                    {volume.name}
+                  </Link>
                   <span className={styles.sub}>{volume.namespace} · {volume.usage}</span>
                 </th>
                 <td>{volume.sandbox ? `${volume.sandbox.name}${volume.sandbox.deleted ? " (deleted)" : ""}` : <span className={styles.muted}>{volume.state === "orphaned" ? "unknown" : "none yet"}</span>}</td>

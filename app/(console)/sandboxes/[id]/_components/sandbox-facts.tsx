@@ -13,7 +13,7 @@ import { ScrollRegion } from "./scroll-region.tsx";
 
 const none = <span className={styles.muted}>none</span>;
 
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
+export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
     <dl className={styles.facts}>
       {rows.map(([term, value]) => (
