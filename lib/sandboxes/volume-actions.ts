@@ -14,10 +14,12 @@ import { claimUsers } from "./claim-users.ts";
 import { notManagedProblem } from "./create-sandbox.ts";
 import { PersistentVolumeNotFoundError, RequestRejectedError, VolumeConflictError, VolumeInUseError, VolumeNotFoundError, VolumeStateError } from "./lifecycle-errors.ts";
 
-// The Volumes page's actions on a claim Berth knows: delete it once nothing uses it, grow it
-// where its StorageClass allows. Both re-read the cluster first (the list the page showed may be
-// a moment old) and write with a precondition, so a claim recreated under the same name, or
-// changed meanwhile, is never the one touched. Both are audited, refusals as well.
+// The Volumes page's actions, as the person asking: make a claim (empty, restored or cloned);
+// and on a claim Berth knows, delete it once nothing uses it, grow it where its StorageClass
+// allows, keep its volume after it or not. The changes to what exists re-read the cluster first
+// (the list the page showed may be a moment old) and write with a precondition, so an object
+// recreated under the same name, or changed meanwhile, is never the one touched. All are audited,
+// refusals as well.
 
 export interface VolumeActionDeps {
   store: Pick<Store, "audit">;
