@@ -18,8 +18,8 @@ const NEEDED_BUT_NOT_EXERCISED: Record<string, string> = {
   // Berth's exec is a WebSocket GET, in the audit log as `get` (it is tried here, and fails at the
   // node); since 1.30 the apiserver also authorizes that GET as `create`, which no log shows.
   "pods/exec create": "the command runner, checkpoint hooks and the durable-state marker exec into the agent container, and apiservers since 1.30 authorize that as create too",
-  "snapshot.storage.k8s.io/volumesnapshots get": "checkpoint snapshots of the workspace; this control plane has no snapshot CRDs or CSI driver",
-  "snapshot.storage.k8s.io/volumesnapshots create": "checkpoint snapshots of the workspace; this control plane has no snapshot CRDs or CSI driver",
+  "snapshot.storage.k8s.io/volumesnapshots get": "checkpoint snapshots of the workspace; this control plane serves snapshots but no class has a snapshot driver, so the suite takes none",
+  "snapshot.storage.k8s.io/volumesnapshots create": "checkpoint snapshots of the workspace; this control plane serves snapshots but no class has a snapshot driver, so the suite takes none",
   "policy/poddisruptionbudgets delete": "undoing a create that failed after its budget was made; the embedded cluster's fault injection exercises it (lib/sandboxes/create-under-faults.test.ts)",
 };
 

@@ -161,13 +161,16 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     ]);
     start("kube-scheduler", [`--kubeconfig=${kubeconfigPath}`, "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", "--profiling=false"]);
 
-    log("installing agent-sandbox's CRDs (its extensions' included) and starting kwok and the agent-sandbox controller");
+    log("installing agent-sandbox's CRDs (its extensions' included) and the CSI snapshot CRDs, and starting kwok and the agent-sandbox controller");
     const agentSandbox = agentSandboxRelease(options.agentSandboxVersion);
     for (const file of ["agents.x-k8s.io_sandboxes.yaml", ...EXTENSION_CRD_FILES]) kubectl(["apply", "-f", "-"], sandboxCrdWithoutConversionWebhook(readFileSync(path.join(agentSandbox.crdDir, file), "utf8")));
+    // As most clusters have them: snapshots are served, but no class here has a snapshot driver,
+    // so Berth's "not supported" answers are what is checked.
+    for (const file of SNAPSHOT_CRD_FILES) kubectl(["apply", "-f", path.join(snapshotCrdDir(), file)]);
     // Not `kubectl wait`: it fails instead of waiting while the new CRD has no conditions yet.
     const established = (crd: string) => kubectl(["get", `crd/${crd}`, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]) === "True";
     await waitFor("agent-sandbox's CRDs", () => Promise.resolve(trying(() => {
-      const pending = ["sandboxes.agents.x-k8s.io", ...EXTENSION_CRDS].filter((crd) => !established(crd));
+      const pending = ["sandboxes.agents.x-k8s.io", ...EXTENSION_CRDS, ...SNAPSHOT_CRDS].filter((crd) => !established(crd));
       if (pending.length > 0) throw new Error(`not established: ${pending.join(", ")}`);
     })), 60_000);
     kubectl(["apply", "-f", "-"], kwokDeletesOnlyTerminatingPods().map((manifest) => `---\n${stringify(manifest)}`).join(""));
@@ -230,6 +233,14 @@ export function kwokDeletesOnlyTerminatingPods(): Record<string, unknown>[] {
 
 const EXTENSION_CRDS = ["sandboxtemplates", "sandboxclaims", "sandboxwarmpools"].map((plural) => `${plural}.extensions.agents.x-k8s.io`);
 const EXTENSION_CRD_FILES = EXTENSION_CRDS.map((crd) => `extensions.agents.x-k8s.io_${crd.split(".")[0]}.yaml`);
+const SNAPSHOT_CRDS = ["volumesnapshots", "volumesnapshotclasses", "volumesnapshotcontents"].map((plural) => `${plural}.snapshot.storage.k8s.io`);
+const SNAPSHOT_CRD_FILES = SNAPSHOT_CRDS.map((crd) => `snapshot.storage.k8s.io_${crd.split(".")[0]}.yaml`);
+
+/** The CSI snapshot CRDs as external-snapshotter publishes them, at the version the embedded cluster serves. */
+function snapshotCrdDir(): string {
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  return path.join(moduleDirectory("github.com/kubernetes-csi/external-snapshotter/client/v8", pinnedVersion("EXTERNAL_SNAPSHOTTER_VERSION"), root), "config", "crd");
+}
 
 /** An agent-sandbox release: its controller in the tools' bin/, its published CRDs in its module (the module proxy's copy). */
 function agentSandboxRelease(version = pinnedVersion("AGENT_SANDBOX_VERSION")): { controller: string; crdDir: string } {
