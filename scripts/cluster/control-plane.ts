@@ -173,6 +173,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       const pending = ["sandboxes.agents.x-k8s.io", ...EXTENSION_CRDS, ...SNAPSHOT_CRDS].filter((crd) => !established(crd));
       if (pending.length > 0) throw new Error(`not established: ${pending.join(", ")}`);
     })), 60_000);
+    // Established is not served yet: a new resource's storage answers 429 ("storage is
+    // (re)initializing") for a moment, and the suite would meet it on its first list.
+    await waitFor("agent-sandbox's and the snapshot resources to be served", () => Promise.resolve(trying(() => {
+      for (const crd of ["sandboxes.agents.x-k8s.io", ...EXTENSION_CRDS, ...SNAPSHOT_CRDS]) kubectl(["get", crd, "--all-namespaces", "-o", "name"]);
+    })), 60_000);
     kubectl(["apply", "-f", "-"], kwokDeletesOnlyTerminatingPods().map((manifest) => `---\n${stringify(manifest)}`).join(""));
     const stages = path.join(dir, "kwok-stages.yaml");
     writeFileSync(stages, quickerStages(readFileSync(path.join(options.toolsDir, "share", "kwok-stages.yaml"), "utf8")));

@@ -29,6 +29,13 @@ beforeAll(async () => {
 afterAll(async () => {
   // A real cluster outlives the run: claims first (their sandboxes go with them), then pools and templates.
   for (const { plural, name } of made.reverse()) await world?.operator.deleteExtension(plural, "default", name);
+  // Their Sandboxes go by garbage collection; the world's own clean-up, as Berth's service
+  // account, must not try to delete a claim (that is done as the person, and the chart's role
+  // rightly cannot).
+  await eventually(async () => {
+    const handedOut = (await world.deps.store.sandboxes.listAllLive()).filter((record) => record.details.handout?.claim);
+    if (handedOut.length > 0) throw new Error(`still handed out: ${handedOut.map((record) => record.name).join(", ")}`);
+  }, { timeoutMs: world.cluster.patienceMs }).catch((error: unknown) => console.warn((error as Error).message));
   await world?.stop();
 });
 
