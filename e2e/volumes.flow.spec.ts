@@ -214,3 +214,26 @@ test("a claim whose class takes no snapshots says so on its page instead of offe
     await request.delete(`/api/v1/sandboxes/${id}`);
   }
 });
+
+test("a mounted claim shows how full it is, from its kubelet; one nearly full is flagged on its sandbox's page", async ({ page, request }) => {
+  const name = uniqueName("full");
+  const claim = `workspace-${name}`;
+  const id = await createSandbox(request, { name, workspace: { claim: { size: "1Mi", storageClassName: "portable" } } });
+  try {
+    await expect.poll(async () => (await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["true"] } })).status(), { timeout: 30_000 }).toBe(200);
+    const written = await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["sh", "-c", "printf '%980000s' x > /sandbox/big.txt"] } });
+    expect(written.status()).toBe(200);
+
+    const listed = async () => ((await (await request.get(`/api/v1/volumes?namespace=default&limit=500`)).json()) as { items: { name: string; usedBytes: number | null; capacityBytes: number | null }[] }).items.find((one) => one.name === claim);
+    await expect.poll(async () => (await listed())?.capacityBytes, { timeout: 60_000 }).toBe(1024 ** 2);
+    expect((await listed())!.usedBytes).toBeGreaterThan(980_000);
+
+    await page.goto("/volumes");
+    await expect(rowOf(page, claim).getByRole("meter", { name: `How full ${claim} is` })).toHaveAttribute("aria-valuetext", /^\d+\.\d KiB of 1\.0 MiB used \(9\d%\)$/);
+
+    await page.goto(`/sandboxes/${id}`);
+    await expect(page.getByRole("status").filter({ hasText: `Claim ${claim} is nearly full` })).toBeVisible();
+  } finally {
+    await request.delete(`/api/v1/sandboxes/${id}`);
+  }
+});

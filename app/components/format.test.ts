@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatTimestamp } from "./format.ts";
+import { formatAge, formatBytes, formatTimestamp } from "./format.ts";
 
 const now = new Date("2026-11-30T12:00:00Z");
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
@@ -28,5 +28,18 @@ describe("formatAge", () => {
 describe("formatTimestamp", () => {
   it("prints UTC to the second", () => {
     expect(formatTimestamp(new Date("2026-11-30T08:05:09.123Z"))).toBe("2026-11-30 08:05:09 UTC");
+  });
+});
+
+describe("formatBytes", () => {
+  it.each([
+    [0, "0 B"],
+    [512, "512 B"],
+    [4096, "4.0 KiB"],
+    [1_288_490_189, "1.2 GiB"],
+    [5 * 1024 ** 3, "5.0 GiB"],
+    [3 * 1024 ** 6, "3072.0 PiB"],
+  ])("%i bytes read %s", (bytes, expected) => {
+    expect(formatBytes(bytes)).toBe(expected);
   });
 });

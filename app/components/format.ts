@@ -19,3 +19,16 @@ export function formatAge(since: Date, now: Date): string {
 export function formatTimestamp(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
+
+const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+
+/** Bytes in binary units as `df -h` and the Kubernetes quantities people type: 512 B, 4.0 KiB, 1.2 GiB. */
+export function formatBytes(bytes: number): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { resolveAuth } from "../../lib/config/auth-config.ts";
 import { loadServerConfig } from "../../lib/config/server-config.ts";
-import { BERTH_LEADER_ELECTION_RULES, BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES } from "../../lib/domain/berth-roles.ts";
+import { BERTH_LEADER_ELECTION_RULES, BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES, BERTH_VOLUME_USAGE_RULE } from "../../lib/domain/berth-roles.ts";
 import { gatewayDefaultsSchema } from "../../lib/domain/gateway-defaults.ts";
 import { berthLabelKeys } from "../../lib/domain/labels.ts";
 import { berthResourceDefinitions } from "../../lib/render/berth-resource-definitions.ts";
@@ -187,6 +187,11 @@ describe("the berth chart", () => {
   it("gives Berth's service account exactly the rules Berth's code says it needs", () => {
     const role = manifests(template()).find((one) => one.kind === "ClusterRole" && one.metadata.name === "berth")!;
     expect(role.rules).toEqual(BERTH_SERVICE_ACCOUNT_RULES);
+  });
+
+  it("lets Berth read the kubelets' volume stats only when rbac.readVolumeUsage says so", () => {
+    const rules = (rendered: string) => manifests(rendered).find((one) => one.kind === "ClusterRole" && one.metadata.name === "berth")!.rules;
+    expect(rules(template([...REQUIRED, "rbac.readVolumeUsage=true"]))).toEqual([...BERTH_SERVICE_ACCOUNT_RULES, BERTH_VOLUME_USAGE_RULE]);
   });
 
   it("lets Berth's replicas elect their writer on a Lease in the release's namespace, with PostgreSQL only", () => {

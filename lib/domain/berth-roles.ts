@@ -130,6 +130,13 @@ export const BERTH_SERVICE_ACCOUNT_RULES: PolicyRule[] = [
 ];
 
 /**
+ * Reading the kubelets' volume stats (how full each mounted claim is) through the API server's
+ * node proxy. Not among the rules above: `get` on nodes/proxy reaches every kubelet endpoint, so
+ * a cluster grants it on purpose (the chart's rbac.readVolumeUsage). Without it, usage is unknown.
+ */
+export const BERTH_VOLUME_USAGE_RULE: PolicyRule = { apiGroups: [""], resources: ["nodes/proxy"], verbs: ["get"] };
+
+/**
  * What Berth's service account may do in its own namespace when replicas share PostgreSQL: elect
  * their one writer on a Lease (lib/kube/leader-election.ts). The chart's Role holds exactly these
  * rules (charts/berth/chart.test.ts checks it).

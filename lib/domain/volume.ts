@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { claimUsageSchema } from "./volume-usage.ts";
 import { claimOwnershipSchema } from "./workspace.ts";
 
 /**
@@ -10,8 +11,8 @@ import { claimOwnershipSchema } from "./workspace.ts";
 export const volumeStateSchema = z.enum(["attached", "detached", "orphaned"]);
 export type VolumeState = z.infer<typeof volumeStateSchema>;
 
-/** A claim Berth knows: a sandbox's workspace or one of its extra volumes. */
-export const volumeSchema = z.object({
+/** A claim Berth knows: a sandbox's workspace or one of its extra volumes; how full it is, where a kubelet measures it. */
+export const volumeSchema = claimUsageSchema.extend({
   namespace: z.string(),
   name: z.string(),
   /** The sandbox it belongs (or belonged) to; null when Berth has no record of one. */

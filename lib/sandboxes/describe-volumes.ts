@@ -5,6 +5,7 @@ import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { selects, type LabelSelector } from "../domain/label-selector.ts";
 import type { Page } from "../domain/sandbox-record.ts";
 import type { Volume, VolumeState } from "../domain/volume.ts";
+import { NOT_MEASURED, NOT_MOUNTED, unknownUsage } from "../domain/volume-usage.ts";
 import { claimOwnershipSchema, type ClaimOwnership } from "../domain/workspace.ts";
 import { pageAfterKey } from "./key-paging.ts";
 
@@ -115,6 +116,8 @@ export function describeVolumes(inputs: VolumeInputs): Volume[] {
         : null,
       pinnedToNode: pinnedNodeOf(bound),
       attachedTo: mount ? { pod: mount.pod.metadata?.name ?? "", nodeName: mount.pod.spec?.nodeName ?? null } : null,
+      // Measured by the node's kubelet, asked when a page of claims is served (volume-usage.ts).
+      ...unknownUsage(mount ? NOT_MEASURED : NOT_MOUNTED),
       state: stateOf(Boolean(mount), owner.labelled, owner.sandbox, owner.ownership),
       createdAt: claim.metadata?.creationTimestamp ? new Date(claim.metadata.creationTimestamp as unknown as string).toISOString() : null,
       labels: { ...claim.metadata?.labels },

@@ -1,5 +1,5 @@
 import type { AuthConfig } from "../config/auth-config.ts";
-import { BERTH_LEADER_ELECTION_RULES, BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES, type PolicyRule } from "../domain/berth-roles.ts";
+import { BERTH_LEADER_ELECTION_RULES, BERTH_ROLES, BERTH_SERVICE_ACCOUNT_RULES, BERTH_VOLUME_USAGE_RULE, type PolicyRule } from "../domain/berth-roles.ts";
 import { EMBEDDED_BERTH_NAMESPACE } from "../domain/cluster-mode.ts";
 import { DEMO_BINDINGS, DEMO_NAMESPACES } from "../identity/demo-people.ts";
 import { accessObjects, group, serviceAccount } from "../kube/access-objects.ts";
@@ -26,7 +26,8 @@ export async function seedEmbeddedCluster(admin: ClusterConnection, options: See
   const objects = accessObjects(admin);
   await objects.ensureNamespace(BERTH_NAMESPACE, {});
   await objects.ensureServiceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT);
-  await objects.ensureClusterRole("berth", [...BERTH_SERVICE_ACCOUNT_RULES, SIMULATOR_RULE]);
+  // The embedded cluster is Berth's own: it reads the kubelets' volume stats there.
+  await objects.ensureClusterRole("berth", [...BERTH_SERVICE_ACCOUNT_RULES, BERTH_VOLUME_USAGE_RULE, SIMULATOR_RULE]);
   await objects.ensureClusterRoleBinding("berth", "berth", [serviceAccount(BERTH_NAMESPACE, BERTH_SERVICE_ACCOUNT)]);
   // Replicas sharing PostgreSQL elect their writer on a Lease in Berth's namespace, as the chart lets them.
   await objects.ensureClusterRole("berth-leader-election", BERTH_LEADER_ELECTION_RULES);

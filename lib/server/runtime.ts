@@ -14,6 +14,8 @@ import { RateLimits } from "./rate-limits.ts";
 import { electedLeadership, soleWriter, type Leadership } from "./leadership.ts";
 import { replicaName } from "./replica-name.ts";
 import { logOf } from "../platform/logger.ts";
+import { readKubeletSummary } from "../kube/node-stats.ts";
+import { VolumeUsageSampler } from "../sandboxes/volume-usage.ts";
 
 export interface Runtime {
   config: ServerConfig;
@@ -36,6 +38,8 @@ export interface Runtime {
   liveTimeline: { stop(): void };
   /** Each person's request rates and open event streams, in this process. */
   rateLimits: RateLimits;
+  /** How full the mounted claims are, from the kubelets, asked per node and kept a while. */
+  volumeUsage: VolumeUsageSampler;
   startedAt: Date;
   /** How long configuration and store took to become ready at start. */
   startupMs: number;
@@ -92,7 +96,8 @@ async function start(): Promise<Runtime> {
     : soleWriter(replica);
   const reconciler = startReconciler(config, store, cluster, { inFlight, live, checkpointing }, leadership, replica);
   const rateLimits = new RateLimits(config.limits);
-  const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, leadership, reconciler, liveTimeline, rateLimits, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
+  const volumeUsage = new VolumeUsageSampler({ readSummary: (nodeName) => readKubeletSummary(cluster.connection, nodeName) });
+  const runtime = { config, replica, store, cluster, identity, inFlight, checkpointing, live, leadership, reconciler, liveTimeline, rateLimits, volumeUsage, startedAt: new Date(), startupMs: Math.round(performance.now() - began) };
   const exit = () => void stopRuntime().finally(() => process.exit(0));
   process.once("SIGTERM", exit);
   process.once("SIGINT", exit);

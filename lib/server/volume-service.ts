@@ -4,6 +4,7 @@ import { volumeResources } from "../kube/volume-resources.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
 import { listStorageClassViews } from "../sandboxes/storage-classes.ts";
 import type { VolumeClassTraits } from "../domain/volume-actions.ts";
+import type { ClaimUsage } from "../domain/volume-usage.ts";
 import type { VolumeActionDeps, VolumeCreationDeps } from "../sandboxes/volume-actions.ts";
 import type { SnapshotDeps } from "../sandboxes/volume-snapshots.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
@@ -42,4 +43,14 @@ export async function snapshotServiceDeps(runtime: Runtime, as: ClusterConnectio
 export async function volumeClassTraits(runtime: Runtime): Promise<VolumeClassTraits> {
   const classes = await listStorageClassViews(runtime.cluster.connection);
   return { expandable: classes.filter((one) => one.allowVolumeExpansion).map((one) => one.name), clonable: classes.filter((one) => one.snapshots).map((one) => one.name) };
+}
+
+/** How full each of these claims of a namespace is, by name: those Berth knows, measured where a pod mounts them. */
+export async function claimUsages(runtime: Runtime, namespace: string, names: string[]): Promise<Map<string, ClaimUsage>> {
+  const reconciler = runtime.reconciler.current();
+  if (!reconciler || names.length === 0) return new Map();
+  const wanted = new Set(names);
+  const volumes = (await reconciler.volumes()).filter((volume) => volume.namespace === namespace && wanted.has(volume.name));
+  const measured = await runtime.volumeUsage.withUsage(volumes);
+  return new Map(measured.map(({ name, usedBytes, capacityBytes, usageObservedAt, usageUnknownReason }) => [name, { usedBytes, capacityBytes, usageObservedAt, usageUnknownReason }]));
 }

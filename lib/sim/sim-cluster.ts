@@ -132,6 +132,7 @@ export class SimCluster {
       store: this.store,
       access: new AccessControl(this.tokens, new RbacAuthorizer(this.store)),
       pods,
+      nodes: { statsSummary: (nodeName) => this.kubelet.statsSummary(nodeName) },
       gate: (info) => this.faults.gate(info),
       routes: (request, response, url) => this.faultApi(request, response, url),
       log: options.log,

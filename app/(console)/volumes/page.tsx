@@ -16,7 +16,7 @@ export default async function VolumesPage() {
   // Before Berth watches the cluster there is nothing to show yet; the table fills in live.
   const known = reconciler ? await reconciler.volumes() : [];
   const visible = await namespacesWithVisibleClaims(runtime, caller.person, known.map((volume) => volume.namespace));
-  const volumes = JSON.parse(JSON.stringify(known.filter((volume) => visible.has(volume.namespace))));
+  const volumes = JSON.parse(JSON.stringify(await runtime.volumeUsage.withUsage(known.filter((volume) => visible.has(volume.namespace)))));
   // Classes change rarely; without them the page still lists every claim, only without Expand and Clone.
   const none = { expandable: [], clonable: [] };
   const classes = reconciler ? await volumeClassTraits(runtime).catch(() => none) : none;

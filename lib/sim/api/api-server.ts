@@ -37,6 +37,11 @@ export interface PodSubresources {
   exec(request: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, name: string, query: URLSearchParams): void;
 }
 
+/** What the API server's proxy reaches on a node: its kubelet's Summary API. */
+export interface NodeProxy {
+  statsSummary(nodeName: string): unknown;
+}
+
 /** Fault injection: may delay a request or fail it with a Status, before it is served. */
 export type RequestGate = (info: RequestInfo) => Promise<void> | void;
 
@@ -48,6 +53,8 @@ export interface ApiServerOptions {
   /** Authentication, impersonation and RBAC, in front of every request. */
   access: AccessControl;
   pods: PodSubresources;
+  /** Absent: no node runs a kubelet, and the proxy has nothing to reach. */
+  nodes?: NodeProxy;
   gate?: RequestGate;
   routes?: ExtraRoutes;
   bookmarkIntervalMs?: number;
@@ -145,6 +152,7 @@ export class ApiServer {
     if (path.resource === "pods" && path.name && path.namespace && path.subresource && path.subresource !== "status") {
       return this.podSubresource(request, response, path, url.searchParams, body, encoding);
     }
+    if (path.resource === "nodes" && path.name && path.subresource === "proxy") return this.nodeProxy(method, path, response);
     if (REVIEWS.some((review) => review.group === path.group && review.resource === path.resource)) {
       if (method !== "POST" || path.name) throw StatusError.of(405, "MethodNotAllowed", `the server does not allow this method on the requested resource`);
       return sendObject(response, 201, answerReview(path.resource, parseObject(body), { access: this.options.access, store: this.options.store, caller, namespace: path.namespace }), encoding);
@@ -190,6 +198,14 @@ export class ApiServer {
       default:
         throw StatusError.of(404, "NotFound", "the server could not find the requested resource");
     }
+  }
+
+  /** Only the kubelet endpoint Berth reads is served; any other proxied path is not found, as on a kubelet. */
+  // The kubelet answers JSON whatever the client accepts: the proxy passes its body through.
+  private nodeProxy(method: string, path: ResourcePath, response: ServerResponse): void {
+    if (method !== "GET" || path.proxyPath !== "stats/summary") throw StatusError.of(404, "NotFound", "the server could not find the requested resource");
+    if (!this.options.nodes) throw StatusError.of(503, "ServiceUnavailable", `error trying to reach service: no kubelet runs on node ${path.name}`);
+    sendJson(response, 200, this.options.nodes.statsSummary(path.name!));
   }
 
   /** Who the request acts as, once authenticated, impersonation checked and RBAC asked; a Status error otherwise. */

@@ -14,6 +14,8 @@ export interface ResourcePath {
   subresource?: string;
   /** The legacy `/watch/` path prefix was used. */
   watchPrefix: boolean;
+  /** What follows `/proxy` (`stats/summary` of `nodes/{node}/proxy/stats/summary`): the proxied path, not part of the resource. */
+  proxyPath?: string;
 }
 
 export function parseResourcePath(pathname: string): ResourcePath | null {
@@ -40,12 +42,18 @@ export function parseResourcePath(pathname: string): ResourcePath | null {
   // "namespaces/{ns}/{resource}..." is namespaced; "namespaces[/{name}[/status]]" is the namespace itself.
   if (rest[0] === "namespaces" && rest.length >= 3 && !(rest.length === 3 && (rest[2] === "status" || rest[2] === "finalize"))) {
     const [, namespace, resource, name, subresource, ...extra] = rest;
-    if (extra.length > 0) return null;
-    return { group, version, namespace, resource: resource!, name, subresource, watchPrefix };
+    if (extra.length > 0 && subresource !== "proxy") return null;
+    return { group, version, namespace, resource: resource!, name, subresource, watchPrefix, ...proxied(subresource, extra) };
   }
   const [resource, name, subresource, ...extra] = rest;
-  if (!resource || extra.length > 0) return null;
-  return { group, version, resource, name, subresource, watchPrefix };
+  if (!resource || (extra.length > 0 && subresource !== "proxy")) return null;
+  return { group, version, resource, name, subresource, watchPrefix, ...proxied(subresource, extra) };
+}
+
+// As the API server's RequestInfoFactory has it: the path after `proxy` is the proxied request's
+// own, and authorization sees only the resource, its name and the `proxy` subresource.
+function proxied(subresource: string | undefined, extra: string[]): { proxyPath?: string } {
+  return subresource === "proxy" ? { proxyPath: extra.join("/") } : {};
 }
 
 export function notFoundPath(pathname: string): StatusError {

@@ -146,6 +146,16 @@ describe("RBAC", () => {
     expect([await may("dev", [], { namespace: "team-a", verb: "create", resource: "pods", subresource: "exec" }), await may("dev", [], { namespace: "team-a", verb: "create", resource: "pods" })]).toEqual([true, false]);
   });
 
+  it("authorizes a node proxy request as nodes/proxy, whatever path it proxies", async () => {
+    const robot = await serviceAccount();
+    const nodeName = (await sim.core.listNode()).items[0]!.metadata!.name!;
+    const refused = await refusal(() => robot.core.connectGetNodeProxyWithPath({ name: nodeName, path: "stats/summary" }));
+    const role = await clusterRole([{ apiGroups: [""], resources: ["nodes/proxy"], verbs: ["get"] }]);
+    await bindClusterWide(role, [{ kind: "ServiceAccount", name: robot.name, namespace: robot.namespace }]);
+    const summary = await robot.core.connectGetNodeProxyWithPath({ name: nodeName, path: "stats/summary" });
+    expect([refused.message, typeof summary]).toEqual([`nodes "${nodeName}" is forbidden: User "${robot.username}" cannot get resource "nodes/proxy" in API group "" at the cluster scope`, "object"]);
+  });
+
   it("grants virtual resources of any group, as applications authorize their own", async () => {
     const role = await clusterRole([{ apiGroups: ["berth.dev"], resources: ["maintenanceruns"], verbs: ["create"] }]);
     await bindClusterWide(role, [user("ops")]);

@@ -394,3 +394,37 @@ describe("container logs", () => {
     expect(log).toBe("hello from the agent\n");
   });
 });
+
+describe("the kubelet's volume stats", () => {
+  interface VolumeStats { name: string; usedBytes: number; capacityBytes: number; availableBytes: number; pvcRef?: { name: string; namespace: string } }
+  interface Summary { pods: { podRef: { name: string }; volume: VolumeStats[] }[] }
+
+  async function summaryOf(fixture: SimFixture, nodeName: string): Promise<Summary> {
+    const answer: unknown = await fixture.core.connectGetNodeProxyWithPath({ name: nodeName, path: "stats/summary" });
+    return (typeof answer === "string" ? JSON.parse(answer) : answer) as Summary;
+  }
+
+  async function workspaceStats(fixture: SimFixture, podName: string): Promise<VolumeStats> {
+    const pod = await readyPod(fixture, podName);
+    const summary = await summaryOf(fixture, pod.spec!.nodeName!);
+    return summary.pods.find((one) => one.podRef.name === podName)!.volume.find((one) => one.pvcRef?.name === `workspace-${podName}`)!;
+  }
+
+  it("count a claim's files in whole 4 KiB blocks against its volume's capacity", async () => {
+    sim = await startSimFixture();
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name: "counted" }) });
+    await readyPod(sim, "counted");
+    const before = await workspaceStats(sim, "counted");
+    await execIn(sim.config, "default", "counted", ["sh", "-c", "mkdir /sandbox/notes && echo hello > /sandbox/notes/one.txt"]);
+    const after = await workspaceStats(sim, "counted");
+    expect({ grew: after.usedBytes - before.usedBytes, capacity: after.capacityBytes, free: after.availableBytes }).toEqual({ grew: 2 * 4096, capacity: 2 * 1024 ** 3, free: 2 * 1024 ** 3 - after.usedBytes });
+  });
+
+  it("are not reachable on a node whose kubelet is down", async () => {
+    sim = await startSimFixture();
+    await sim.custom.createNamespacedCustomObject({ ...sandboxes, body: aSandbox({ name: "stranded" }) });
+    const nodeName = (await readyPod(sim, "stranded")).spec!.nodeName!;
+    await sim.fault(`nodes/${nodeName}/lose`);
+    expect(await status(summaryOf(sim, nodeName))).toBe(503);
+  });
+});

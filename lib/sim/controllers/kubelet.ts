@@ -12,6 +12,8 @@ import { StatusError } from "../status-error.ts";
 import type { ObjectStore, StoreEvent } from "../store/object-store.ts";
 import type { VolumeContents } from "../volume-contents.ts";
 import type { EventRecorder } from "./event-recorder.ts";
+import { statsSummary, type MountedVolume, type RunningPod } from "./kubelet-stats.ts";
+import { bytesOf } from "../storage-topology.ts";
 import type { Reconciler, ReconcileResult } from "./reconciler.ts";
 
 // The kubelets of every simulated node in one place: mount volumes, pull images, run init
@@ -349,6 +351,47 @@ export class Kubelet implements Reconciler {
     runtime.releaseIp?.();
     runtime.terminating = true;
     this.pods.delete(runtime.key);
+  }
+
+  /**
+   * The node's Summary API, what `nodes/{node}/proxy/stats/summary` answers: the volumes of each
+   * pod running there. A node whose kubelet is down does not answer, as the API server's proxy
+   * then cannot reach it.
+   */
+  statsSummary(nodeName: string): ReturnType<typeof statsSummary> {
+    const node = this.store.peek(refs.nodes, undefined, nodeName);
+    if (!node) throw StatusError.of(404, "NotFound", `nodes "${nodeName}" not found`, { name: nodeName, kind: "nodes" });
+    if (!this.options.nodeIsUp(nodeName)) {
+      throw StatusError.of(503, "ServiceUnavailable", `error trying to reach service: dial tcp ${this.hostIp(nodeName)}:10250: connect: connection refused`);
+    }
+    const running: RunningPod[] = [];
+    for (const runtime of this.pods.values()) {
+      const pod = this.current(runtime);
+      if (!pod || !runtime.started || nodeNameOf(pod) !== nodeName) continue;
+      const volumes: MountedVolume[] = [];
+      for (const volume of list(record(pod.spec).volumes)) {
+        const data = this.volumeData(pod, volume);
+        if (!data) continue;
+        const claimName = record(volume.persistentVolumeClaim).claimName;
+        volumes.push({ name: String(volume.name), data, capacityBytes: this.capacityOf(pod, volume, nodeName), ...(typeof claimName === "string" ? { claimName } : {}) });
+      }
+      running.push({ pod, volumes });
+    }
+    return statsSummary(nodeName, running, this.options.clock.now());
+  }
+
+  /** A claim's volume holds what its PersistentVolume says; an emptyDir its size limit, or the node's ephemeral storage. */
+  private capacityOf(pod: StoredObject, volume: Record<string, unknown>, nodeName: string): number {
+    const claimName = record(volume.persistentVolumeClaim).claimName;
+    if (typeof claimName === "string") {
+      const claim = this.store.peek(refs.claims, pod.metadata.namespace, claimName);
+      const persistentVolume = this.store.peek(refs.volumes, undefined, String(record(claim?.spec).volumeName ?? ""));
+      return bytesOf(record(record(persistentVolume?.spec).capacity).storage ?? record(record(claim?.status).capacity).storage);
+    }
+    const limit = bytesOf(record(volume.emptyDir).sizeLimit);
+    if (limit > 0) return limit;
+    const node = this.store.peek(refs.nodes, undefined, nodeName);
+    return bytesOf(record(record(node?.status).capacity)["ephemeral-storage"]);
   }
 
   /** Kubelet node-pressure eviction: the pod ends Failed/Evicted and stays, as on a real node. */

@@ -201,18 +201,25 @@ export class VolumeData {
     parent.mtimeMs = nowMs;
   }
 
+  /** Calls `visit` for every directory (the root included) and file, parents before children. */
+  walk(visit: (node: FileSystemNode) => void): void {
+    const descend = (node: FileSystemNode): void => {
+      visit(node);
+      if (node.kind === "directory") for (const child of node.children.values()) descend(child);
+    };
+    descend(this.root);
+  }
+
   usage(): VolumeUsage {
     const usage: VolumeUsage = { files: 0, directories: 0, bytes: 0 };
-    const visit = (node: FileSystemNode): void => {
-      if (node.kind === "file") {
-        usage.files += 1;
-        usage.bytes += Buffer.byteLength(node.content);
+    this.walk((node) => {
+      if (node.kind === "directory") {
+        usage.directories += 1;
         return;
       }
-      usage.directories += 1;
-      for (const child of node.children.values()) visit(child);
-    };
-    visit(this.root);
+      usage.files += 1;
+      usage.bytes += Buffer.byteLength(node.content);
+    });
     return usage;
   }
 }

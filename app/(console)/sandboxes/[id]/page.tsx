@@ -5,7 +5,8 @@ import { PageHeader } from "@/app/components/page-header.tsx";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { requireViewer } from "../../_components/page-caller.ts";
 import { SandboxChanges } from "./_components/sandbox-changes.tsx";
-import { sandboxStorage } from "./_components/sandbox-claims.ts";
+import { sandboxStorage, withClaimUsage } from "./_components/sandbox-claims.ts";
+import { claimUsages } from "@/lib/server/volume-service.ts";
 import { SandboxDetail } from "./_components/sandbox-detail.tsx";
 
 type Props = { params: Promise<{ id: string }> };
@@ -38,10 +39,13 @@ export default async function SandboxPage({ params }: Props) {
   const { runtime } = await requireViewer();
   const record = await visibleSandbox(id);
   if (!record) notFound();
-  const [timeline, checkpoints, changes] = await Promise.all([
+  const storage = sandboxStorage(record, runtime.config.gateway);
+  const [timeline, checkpoints, changes, usages] = await Promise.all([
     runtime.store.timeline.listAllForSandbox(id),
     runtime.store.checkpoints.listCheckpoints(id),
     runtime.store.audit.listChanges({ limit: CHANGES_SHOWN, targetKind: "Sandbox", targetId: id }),
+    // Figures are a nicety: a page without them still shows the sandbox.
+    claimUsages(runtime, record.namespace, storage.claims.map((claim) => claim.name)).catch(() => new Map()),
   ]);
   return (
     <>
@@ -51,7 +55,7 @@ export default async function SandboxPage({ params }: Props) {
       <PageHeader title={record.name} description={`Sandbox in namespace ${record.namespace}${record.origin === "cluster" ? ", found in the cluster (made outside Berth)" : ""}.`} />
       <SandboxDetail
         initial={{ record, timeline, checkpoints }}
-        storage={sandboxStorage(record, runtime.config.gateway)}
+        storage={withClaimUsage(storage, usages)}
         initialAt={Date.now()}
         changes={<SandboxChanges entries={changes.items} more={changes.nextCursor !== null} />}
       />

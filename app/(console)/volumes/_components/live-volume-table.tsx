@@ -11,9 +11,12 @@ import { fetchVolumes, OWNERSHIP_LIFECYCLE } from "./volume-rows.ts";
 import { VolumeActions } from "./volume-actions.tsx";
 import { isResizing, isSettling, reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
 import styles from "./live-volume-table.module.css";
+import { UsageMeter } from "@/app/components/usage-meter.tsx";
 import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
 
 const SETTLE_POLL_MS = 2_000;
+/** How often the figures of mounted claims are looked at again: the kubelets refresh theirs about once a minute. */
+const USAGE_POLL_MS = 30_000;
 /** How long after an action of this page the list is looked at again, for the cluster to catch up. */
 const AFTER_ACTION_MS = 30_000;
 
@@ -51,7 +54,11 @@ export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initia
     ...serverRendered(initialVolumes),
     // The event stream tells of sandboxes, not of every claim change (a resize done, a pod that
     // let go of a claim): while one is under way, and for a while after an action here, look again.
-    refetchInterval: (query) => (query.state.data?.some((volume) => isSettling(volume)) || Date.now() < pollUntil.current ? SETTLE_POLL_MS : false),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (data?.some((volume) => isSettling(volume)) || Date.now() < pollUntil.current) return SETTLE_POLL_MS;
+      return data?.some((volume) => volume.attachedTo) ? USAGE_POLL_MS : false;
+    },
   });
   const onChanged = useCallback(() => {
     pollUntil.current = Date.now() + AFTER_ACTION_MS;
@@ -82,6 +89,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initia
               <th scope="col">Binding</th>
               <th scope="col">Class</th>
               <th scope="col" className={tableStyles.numeric}>Size</th>
+              <th scope="col">Used</th>
               <th scope="col">Pinned to node</th>
               <th scope="col">State</th>
               <th scope="col">Actions</th>
@@ -105,6 +113,9 @@ export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initia
                 <td className={tableStyles.numeric}>
                   {volume.capacity ?? volume.requested ?? "—"}
                   {isResizing(volume) ? <span className={styles.sub}>growing to {volume.requested}</span> : null}
+                </td>
+                <td>
+                  <UsageMeter usage={volume} label={`How full ${volume.name} is`} />
                 </td>
                 <td className={tableStyles.mono}>{volume.pinnedToNode ?? <span className={styles.muted}>portable</span>}</td>
                 <td>

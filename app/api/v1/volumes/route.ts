@@ -7,13 +7,14 @@ import { volumeCreationDeps } from "@/lib/server/volume-service.ts";
 
 export const dynamic = "force-dynamic";
 
-/** The claims Berth knows — workspaces and extra volumes — that the caller may list, by namespace and name, a page at a time. */
+/** The claims Berth knows — workspaces and extra volumes — that the caller may list, by namespace and name, a page at a time, with how full each mounted one is. */
 export const GET = endpointRoute("listVolumes", async ({ runtime, caller, query }) => {
   const reconciler = runtime.reconciler.current();
   if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
   const volumes = await reconciler.volumes();
   const visible = await namespacesWithVisibleClaims(runtime, caller.person, volumes.map((volume) => volume.namespace));
-  return Response.json(pageOfVolumes(volumes.filter((volume) => visible.has(volume.namespace)), query));
+  const page = pageOfVolumes(volumes.filter((volume) => visible.has(volume.namespace)), query);
+  return Response.json({ ...page, items: await runtime.volumeUsage.withUsage(page.items) });
 });
 
 /** A claim for no sandbox yet — empty, restored from a snapshot, or cloned — made as the caller. */

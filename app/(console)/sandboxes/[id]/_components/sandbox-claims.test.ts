@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { aSpec, gatewayDefaults } from "@/lib/domain/test-fixtures.ts";
 import { claimsByFate } from "./claim-fate.ts";
-import { sandboxStorage } from "./sandbox-claims.ts";
+import { sandboxStorage, withClaimUsage } from "./sandbox-claims.ts";
 
 const aRecord = (spec: Record<string, unknown>, workspaceBackend: SandboxRecord["workspaceBackend"] = "pvc") => ({
   id: "5b9f3c2e-8d4a-4c1e-9f7a-2b6d8e0c1a3f",
@@ -29,7 +29,7 @@ describe("the claims a sandbox mounts", () => {
       ],
     },
   ])("$story", ({ spec, claims }) => {
-    expect(sandboxStorage(aRecord(spec), gatewayDefaults()).claims).toEqual(claims);
+    expect(sandboxStorage(aRecord(spec), gatewayDefaults()).claims).toEqual(claims.map((claim) => ({ ...claim, usage: null })));
   });
 
   it("has no claim for an ephemeral workspace", () => {
@@ -38,6 +38,15 @@ describe("the claims a sandbox mounts", () => {
 
   it("gives a sandbox found in the cluster the controller's workspace claim", () => {
     expect(sandboxStorage(aRecord({ name: "my-box", namespace: "default" }), gatewayDefaults({ workspaceBackend: "ephemeral" })).claims.map((claim) => claim.ownership)).toEqual(["template"]);
+  });
+});
+
+describe("the figures of each claim", () => {
+  it("go to the claims measured, by name; the others have none", () => {
+    const spec = aSpec({ volumes: [extraVolume("data", {})] });
+    const measured = { usedBytes: 4096, capacityBytes: 8192, usageObservedAt: "2026-12-06T08:00:00Z", usageUnknownReason: null };
+    const storage = withClaimUsage(sandboxStorage(aRecord(spec), gatewayDefaults()), new Map([["data-claim", measured]]));
+    expect(storage.claims.map((claim) => [claim.name, claim.usage])).toEqual([["workspace-my-box", null], ["data-claim", measured]]);
   });
 });
 

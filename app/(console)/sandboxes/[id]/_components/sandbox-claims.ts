@@ -5,6 +5,7 @@ import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import { sandboxSpecSchema } from "@/lib/domain/sandbox-spec.ts";
 import { claimOwnershipSchema, defaultWorkspaceClaimName, WORKSPACE_VOLUME_NAME } from "@/lib/domain/workspace.ts";
 import { planClaims } from "@/lib/render/claims.ts";
+import { claimUsageSchema, type ClaimUsage } from "@/lib/domain/volume-usage.ts";
 
 // The workspace and the claims a sandbox mounts, read from its stored spec with the gateway's
 // defaults — the same resolution create used — so the page can say what a delete will do to
@@ -15,6 +16,8 @@ export const sandboxClaimSchema = z.object({
   ownership: claimOwnershipSchema,
   /** Pod volumes that mount it: `workspace`, or the extra volumes' names. */
   mountedBy: z.array(z.string()),
+  /** How full it is, where a kubelet measured it; null until the page asks (withClaimUsage). */
+  usage: claimUsageSchema.nullable(),
 });
 export type SandboxClaim = z.infer<typeof sandboxClaimSchema>;
 
@@ -35,11 +38,16 @@ export function sandboxStorage(record: Pick<SandboxRecord, "id" | "name" | "name
   if (!resolved.ok) return fallback;
   const { workspace } = resolved;
   const plans = planClaims({ namespace: record.namespace, sandbox: { id: record.id, name: record.name }, labelPrefix: defaults.labelPrefix }, workspace, parsed.data.volumes, defaults);
-  const claims: SandboxClaim[] = plans.map((plan) => ({ name: plan.name, ownership: plan.ownership, mountedBy: plan.mountedBy }));
+  const claims: SandboxClaim[] = plans.map((plan) => ({ name: plan.name, ownership: plan.ownership, mountedBy: plan.mountedBy, usage: null }));
   if (workspace.backend === "pvc" && workspace.claim.ownership === "template") claims.unshift(templateClaim(record.name));
   return { backend: workspace.backend, mountPath: workspace.mountPath, claims };
 }
 
 function templateClaim(sandboxName: string): SandboxClaim {
-  return { name: defaultWorkspaceClaimName(sandboxName), ownership: "template", mountedBy: [WORKSPACE_VOLUME_NAME] };
+  return { name: defaultWorkspaceClaimName(sandboxName), ownership: "template", mountedBy: [WORKSPACE_VOLUME_NAME], usage: null };
+}
+
+/** The storage with each claim's figures, by claim name. */
+export function withClaimUsage(storage: SandboxStorage, usages: ReadonlyMap<string, ClaimUsage>): SandboxStorage {
+  return { ...storage, claims: storage.claims.map((claim) => ({ ...claim, usage: usages.get(claim.name) ?? null })) };
 }

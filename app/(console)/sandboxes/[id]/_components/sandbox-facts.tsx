@@ -1,4 +1,7 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { UsageMeter, usageText } from "@/app/components/usage-meter.tsx";
+import { isNearlyFull } from "@/lib/domain/volume-usage.ts";
 import { OWNERSHIP_LIFECYCLE } from "@/app/(console)/volumes/_components/volume-rows.ts";
 import tableStyles from "@/app/components/data-table.module.css";
 import { userLabelsOf } from "@/lib/domain/labels.ts";
@@ -83,6 +86,12 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
           ["Mount path", mono(storage.mountPath)],
         ]}
       />
+      {storage.claims.filter((claim) => claim.usage && isNearlyFull(claim.usage)).map((claim) => (
+        <p key={claim.name} className={styles.warning} role="status">
+          Claim <Link href={`/volumes/${record.namespace}/${claim.name}`}>{claim.name}</Link> is nearly full: {usageText(claim.usage!)}. Writes
+          to it will soon fail; free space in it, or expand it from the Volumes page where its class allows.
+        </p>
+      ))}
       {storage.claims.length === 0 ? (
         <p className={styles.muted}>No claims: {storage.backend === "ephemeral" ? "the workspace lives and dies with each pod." : "nothing is mounted from a claim."}</p>
       ) : (
@@ -93,6 +102,7 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
               <th scope="col">Claim</th>
               <th scope="col">Ownership</th>
               <th scope="col">On delete</th>
+              <th scope="col">Used</th>
             </tr>
           </thead>
           <tbody>
@@ -104,6 +114,7 @@ export function WorkspaceFacts({ record, storage }: { record: SandboxRecord; sto
                 </th>
                 <td title={OWNERSHIP_LIFECYCLE[claim.ownership]}>{claim.ownership}</td>
                 <td className={styles.cellWrap}>{claimFate(claim.ownership) === "removed" ? "Removed with the sandbox" : "Kept"}</td>
+                <td>{claim.usage ? <UsageMeter usage={claim.usage} label={`How full ${claim.name} is`} /> : <span className={styles.muted}>unknown</span>}</td>
               </tr>
             ))}
           </tbody>

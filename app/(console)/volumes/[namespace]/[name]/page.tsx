@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Facts } from "@/app/(console)/sandboxes/[id]/_components/sandbox-facts.tsx";
 import { Section } from "@/app/(console)/sandboxes/[id]/_components/section.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
+import { UsageMeter } from "@/app/components/usage-meter.tsx";
 import { reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
 import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
 import { volumeClassTraits } from "@/lib/server/volume-service.ts";
@@ -20,8 +21,9 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
   const reconciler = runtime.reconciler.current();
   // One the person may not list is, for them, no claim at all.
   const visible = await namespacesWithVisibleClaims(runtime, caller.person, [namespace]);
-  const volume = visible.has(namespace) && reconciler ? (await reconciler.volumes()).find((one) => one.namespace === namespace && one.name === name) : undefined;
-  if (!volume) notFound();
+  const known = visible.has(namespace) && reconciler ? (await reconciler.volumes()).find((one) => one.namespace === namespace && one.name === name) : undefined;
+  if (!known) notFound();
+  const volume = (await runtime.volumeUsage.withUsage([known]))[0] ?? known;
   const classes: VolumeClassTraits = await volumeClassTraits(runtime).catch(() => ({ expandable: [], clonable: [] }));
   const bound = volume.persistentVolume;
   return (
@@ -37,6 +39,7 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
             ["Access", volume.accessModes.join(", ") || "—"],
             ["Volume", bound ? `${bound.name}, ${bound.reclaimPolicy}: ${reclaimPolicyMeaning(bound.reclaimPolicy === "Retain" ? "Retain" : "Delete")}` : "not bound yet"],
             ["Pinned to node", volume.pinnedToNode ?? "no: portable"],
+            ["Used", <UsageMeter usage={volume} label={`How full ${name} is`} />],
             ["Used by", volume.attachedTo ? `pod ${volume.attachedTo.pod}${volume.attachedTo.nodeName ? ` on ${volume.attachedTo.nodeName}` : ""}` : "nothing"],
           ]}
         />
