@@ -237,3 +237,42 @@ test("a mounted claim shows how full it is, from its kubelet; one nearly full is
     await request.delete(`/api/v1/sandboxes/${id}`);
   }
 });
+
+test("a claim's files are read through the sandbox that mounts it: a folder opened, a file downloaded", async ({ page, request }) => {
+  const name = uniqueName("browse");
+  const id = await createSandbox(request, { name, workspace: { claim: { ownership: "retain", storageClassName: "portable" } } });
+  try {
+    await expect.poll(async () => (await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["sh", "-c", "mkdir -p /sandbox/notes && printf 'ship it\\n' > /sandbox/notes/plan.txt"] } })).status(), { timeout: 30_000 }).toBe(200);
+    await page.goto(`/volumes/default/workspace-${name}`);
+    const files = page.getByRole("region", { name: `Files of workspace-${name}` });
+    await expect(page.getByText(`Read through pod ${name} (container agent)`)).toBeVisible({ timeout: 20_000 });
+    await files.getByRole("button", { name: "notes/" }).click();
+    await expect(page.getByRole("navigation", { name: "Folder" }).getByRole("button", { name: "notes" })).toHaveAttribute("aria-current", "location");
+    const download = page.waitForEvent("download");
+    await files.getByRole("link", { name: "Download plan.txt" }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe("plan.txt");
+    const body = await (await request.get(`/api/v1/volumes/default/workspace-${name}/files/content?path=/notes/plan.txt`)).text();
+    expect(body).toBe("ship it\n");
+  } finally {
+    await request.delete(`/api/v1/sandboxes/${id}`);
+  }
+});
+
+test("a claim nothing mounts is browsed through a helper pod started from its page, and its history says so", async ({ page, request, browserErrors }) => {
+  const name = uniqueName("helper");
+  expect((await request.post("/api/v1/volumes", { data: { name, size: "1Gi", storageClassName: "portable" } })).status()).toBe(201);
+  try {
+    await page.goto(`/volumes/default/${name}`);
+    await expect(page.getByText("No running pod mounts this claim.")).toBeVisible({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Browse files" }).click();
+    await expect(page.getByText(/^Read through helper pod berth-files-\w+, which mounts the claim read-only/)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("This folder is empty.")).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Changes to this claim" })).toContainText("volume.reader-start");
+    // Until the helper runs, the listing answers 409 naming the way in: the page offers the button.
+    forgiveRefusedRequests(browserErrors, 409);
+  } finally {
+    await request.delete(`/api/v1/volumes/default/${name}`);
+  }
+});

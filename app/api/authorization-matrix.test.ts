@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { CustomObjectsApi } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { qualifiedResource } from "@/lib/domain/access.ts";
 import { ENDPOINT_IDS, ENDPOINTS, type Access, type EndpointId } from "@/lib/domain/endpoints.ts";
@@ -146,12 +146,20 @@ const claimBody = async (): Promise<{ name: string; template: string }> => {
   return { name, template: (await shared.template()).name };
 };
 
+const keptClaimOnce = once(() => keptClaim());
+
 /** Shared targets, made once, that no cell uses up. */
 const shared = {
   sandbox: once(() => readySandbox()),
-  claim: once(() => keptClaim()),
+  claim: keptClaimOnce,
   snapshot: once(() => keptClaimSnapshot()),
   template: once(() => aTemplate()),
+  /** The kept claim, with a helper pod to read it through (started by the admin). */
+  readableClaim: once(async (): Promise<{ namespace: string; name: string }> => {
+    const claim = await keptClaimOnce();
+    await asPaula("startVolumeReader", { params: claim }, 200);
+    return claim;
+  }),
   sandboxClaim: once(async () => {
     const body = await claimBody();
     await asPaula("claimSandbox", { params: { namespace: TEAM }, body }, 202);
@@ -193,6 +201,15 @@ async function keptClaimSnapshot(): Promise<{ namespace: string; name: string; s
   return { ...claim, snapshot };
 }
 const snapshotParams = async (allowed: boolean) => ({ params: allowed ? await keptClaimSnapshot() : await shared.snapshot() });
+
+/** A file the claim holds, found by listing its root as the admin; a name where the listing cannot be had (the real lane's exec). */
+async function aFileIn(claim: { namespace: string; name: string }): Promise<string> {
+  if (REAL_CLUSTER) return "/anything";
+  const { entries } = (await asPaula("listVolumeFiles", { params: claim, query: { path: "/" } }, 200)) as { entries: { path: string | null; kind: string }[] };
+  const file = entries.find((entry) => entry.kind === "file" && entry.path)?.path;
+  if (!file) throw new Error(`claim ${claim.name} holds no file at its root: ${JSON.stringify(entries)}`);
+  return file;
+}
 
 /** The shared kept claim's volume, and the policy that would change it (so the allowed call really patches). */
 async function keptVolumeSwitch(): Promise<ApiRequest> {
@@ -249,6 +266,17 @@ const MATRIX: Record<EndpointId, Cell> = {
     request: async () => ({ params: await shared.snapshot(), body: { name: unique("restored") } }),
     answers: developsInTeam(REAL_CLUSTER ? 404 : 201),
     because: "the real control plane has no snapshot to restore: the person was allowed, the snapshot is not there",
+  },
+  startVolumeReader: { request: async () => ({ params: await shared.claim() }), answers: developsInTeam(200) },
+  listVolumeFiles: {
+    request: async () => ({ params: await shared.readableClaim(), query: { path: "/" } }),
+    answers: developsInTeam(REAL_CLUSTER ? 502 : 200),
+    ...(REAL_CLUSTER ? { because: "kwok's nodes run no containers: the helper pod is Running on paper, and no kubelet answers the exec" } : {}),
+  },
+  readVolumeFile: {
+    request: async () => ({ params: await shared.readableClaim(), query: { path: await aFileIn(await shared.readableClaim()) } }),
+    answers: developsInTeam(REAL_CLUSTER ? 502 : 200),
+    ...(REAL_CLUSTER ? { because: "kwok's nodes run no containers: the helper pod is Running on paper, and no kubelet answers the exec" } : {}),
   },
   deleteVolumeSnapshot: { request: snapshotParams, answers: developsInTeam(REAL_CLUSTER ? 404 : 200), because: "the real control plane has no snapshot to delete" },
   listTemplates: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
@@ -331,6 +359,9 @@ afterAll(async () => {
     await claims.deleteNamespacedCustomObject({ group: "extensions.agents.x-k8s.io", version: "v1beta1", namespace: TEAM, plural: "sandboxclaims", name }).catch(() => undefined);
   }
   for (const name of templatesMade) await api.call("deleteTemplate", person("paula"), { params: { namespace: TEAM, name } });
+  // The helper pods that read the kept claim would go at their expiry, by a sweep of a Berth that is stopping now.
+  const helpers = `${api.runtime.config.gateway.labelPrefix}/helper=volume-reader`;
+  await admin.kubeConfig.makeApiClient(CoreV1Api).deleteCollectionNamespacedPod({ namespace: TEAM, labelSelector: helpers, gracePeriodSeconds: 0 }).catch(() => undefined);
   // Berth cannot uncordon by itself; the admin can.
   if (maintained) await nodeResources(connectionFor(api.runtime.cluster.connection, { kind: "impersonate", person: person("paula") })).setUnschedulable(maintained.node, false);
   await api.stop();

@@ -38,8 +38,13 @@ export interface ServerConfig {
    * one process alone may open (it is always the writer).
    */
   leaderElection: LeaderElectionConfig | null;
+  /** The image of the helper pods that read a claim no running pod mounts (BERTH_VOLUME_READER_IMAGE): it needs sh, stat and cat. */
+  volumeReaderImage: string;
   configFile: string | null;
 }
+
+/** busybox has the three programs a volume reader runs, in 2 MB. */
+export const DEFAULT_VOLUME_READER_IMAGE = "busybox:1.37";
 
 export interface LeaderElectionConfig {
   namespace: string;
@@ -126,6 +131,13 @@ function resolveGateway(inputs: ConfigInputs, fromFile: Record<string, unknown>,
     const where = sources[key] === "file" ? `${helmValueFor(key)} in ${file}` : environmentVariableFor(key);
     problems.push(`${where} = ${JSON.stringify(raw[key])}: ${issue.message}. Allowed: ${ALLOWED_GATEWAY_VALUES[key]}.`);
   }
+  return null;
+}
+
+function resolveVolumeReaderImage(inputs: ConfigInputs, problems: string[]): string | null {
+  const image = inputs.env.BERTH_VOLUME_READER_IMAGE ?? DEFAULT_VOLUME_READER_IMAGE;
+  if (/^[^\s]+$/.test(image) && image.length <= 512) return image;
+  problems.push(`BERTH_VOLUME_READER_IMAGE = ${JSON.stringify(image)}: not an image reference. Allowed: a reference such as ${DEFAULT_VOLUME_READER_IMAGE} or registry.example.com/tools/busybox@sha256:…, with sh, stat and cat.`);
   return null;
 }
 
@@ -250,7 +262,9 @@ export function loadServerConfig(inputs: ConfigInputs): ServerConfig {
   const namespaces = gateway ? resolveNamespaces(inputs.env, gateway.gateway.labelPrefix, problems) : null;
   const leaderElection = store && cluster ? resolveLeaderElection(inputs, store, cluster, problems) : undefined;
   if (problems.length > 0 || !gateway || !limits || !store || !cluster || !simulator || !auth || !namespaces || leaderElection === undefined) throw new ConfigError(problems);
-  return { ...gateway, store, dataDir, cluster, simulator, auth, limits, namespaces, leaderElection, configFile };
+  const volumeReaderImage = resolveVolumeReaderImage(inputs, problems);
+  if (!volumeReaderImage) throw new ConfigError(problems);
+  return { ...gateway, store, dataDir, cluster, simulator, auth, limits, namespaces, leaderElection, volumeReaderImage, configFile };
 }
 
 /** The configuration of this process, from its real environment and file system. */

@@ -41,7 +41,9 @@ const viewerRules: PolicyRule[] = [
 
 const developerRules: PolicyRule[] = [
   { apiGroups: ["agents.x-k8s.io"], resources: ["sandboxes"], verbs: WRITE },
-  { apiGroups: [""], resources: ["pods"], verbs: [...READ, "delete"] },
+  // create: the helper pod that reads a free claim is made as the person (a Sandbox already lets
+  // them run pods of their choosing, under the namespace's Pod Security level).
+  { apiGroups: [""], resources: ["pods"], verbs: [...READ, "create", "delete"] },
   // A WebSocket exec is authorized as create (older API servers: get).
   { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
   { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: WRITE },

@@ -23,6 +23,7 @@ import { storageClassListSchema } from "./storage-class.ts";
 import { templateViewSchema } from "./template-view.ts";
 import { timelineEventSchema } from "./timeline.ts";
 import { volumeSchema } from "./volume.ts";
+import { MAX_DOWNLOAD_BYTES, volumeDirectorySchema, volumeFileQuerySchema, volumeFilesQuerySchema, volumeReaderSchema } from "./volume-files.ts";
 import { restoreRequestSchema, snapshotRequestSchema, volumeSnapshotListSchema, volumeSnapshotSchema } from "./volume-snapshot.ts";
 import { createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
 
@@ -136,6 +137,7 @@ const volumeListQuerySchema = pageRequestSchema.extend({
   /** Kubernetes' label selector syntax, over the claim's labels (Berth's own included). */
   labelSelector: labelSelectorSchema.optional(),
 });
+const volumeReaderStartSchema = z.object({ reader: volumeReaderSchema, started: z.boolean() });
 const templateDeletionSchema = z.object({ namespace: z.string(), name: z.string(), warmPoolDeleted: z.boolean() });
 const itemsOf = <Schema extends z.ZodType>(item: Schema) => z.object({ items: z.array(item) });
 
@@ -387,6 +389,37 @@ export const ENDPOINTS = {
     answers: created(createdVolumeSchema, "Created: the driver fills it next"),
     problems: [400, 404, 409, 429, 503],
     audit: { action: "volume.create", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  startVolumeReader: {
+    method: "POST",
+    path: "/api/v1/volumes/{namespace}/{name}/files/reader",
+    summary: "A way to read the claim's files: the pod that mounts it, a helper pod with time left, or a new helper pod (read-only, restricted, 5 minutes; removed by the reconciler) made as the caller in the claim's namespace; a new helper is audited against the claim",
+    access: kubernetes("create", KUBERNETES_RESOURCES.pods, "path"),
+    params: volumeParams,
+    rate: "creates",
+    answers: ok(volumeReaderStartSchema, "Ready to read: started says whether a helper pod was made for it"),
+    problems: [404, 429, 503, 504],
+    audit: { action: "volume.reader-start", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  listVolumeFiles: {
+    method: "GET",
+    path: "/api/v1/volumes/{namespace}/{name}/files",
+    summary: "A directory of the claim (`path`, from its root): names (as decoded and as safe to show), kinds, sizes and times, directories first; read through the pod that mounts the claim or its helper pod (409 when there is neither: POST …/files/reader), by exec as the caller",
+    access: kubernetes("create", KUBERNETES_RESOURCES.pods, "path", "exec"),
+    params: volumeParams,
+    query: volumeFilesQuerySchema,
+    answers: ok(volumeDirectorySchema, "The directory"),
+    problems: [400, 403, 404, 409, 502, 503, 504],
+  },
+  readVolumeFile: {
+    method: "GET",
+    path: "/api/v1/volumes/{namespace}/{name}/files/content",
+    summary: `A regular file of the claim (\`path\`), at most ${MAX_DOWNLOAD_BYTES} bytes, as a download; read as GET …/files reads`,
+    access: kubernetes("create", KUBERNETES_RESOURCES.pods, "path", "exec"),
+    params: volumeParams,
+    query: volumeFileQuerySchema,
+    answers: { 200: { description: "The file's bytes, as an attachment", contentType: "application/octet-stream" } },
+    problems: [400, 403, 404, 409, 413, 502, 503, 504],
   },
   deleteVolumeSnapshot: {
     method: "DELETE",

@@ -50,6 +50,84 @@ function collector(): { stream: Writable; text: () => string } {
   return { stream, text: () => text };
 }
 
+/** A command's output, bytes as they came, collected up to a limit. */
+export interface ExecBytesResult {
+  exitCode: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export class ExecOutputTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`The command wrote more than ${limitBytes} bytes; it was stopped.`);
+    this.name = "ExecOutputTooLargeError";
+  }
+}
+
+function byteCollector(limitBytes: number, onOverflow: () => void): { stream: Writable; bytes: () => Buffer } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limitBytes) onOverflow();
+      else chunks.push(chunk);
+      done();
+    },
+  });
+  return { stream, bytes: () => Buffer.concat(chunks) };
+}
+
+interface ExecRun {
+  finished: Promise<number>;
+  close(): void;
+}
+
+/** Starts the command; `finished` is its exit code, or why it could not run. */
+function startExec(connection: ClusterConnection, target: { namespace: string; pod: string; container: string }, command: string[], stdout: Writable, stderr: Writable): ExecRun {
+  let socket: { close(): void } | undefined;
+  let closeWhenOpen = false;
+  const finished = new Promise<number>((resolve, reject) => {
+    new Exec(connection.kubeConfig)
+      .exec(target.namespace, target.pod, target.container, command, stdout, stderr, null, false, (status: V1Status) => {
+        if (status.status === "Success") return resolve(0);
+        const exitCode = status.details?.causes?.find((cause) => cause.reason === "ExitCode")?.message;
+        if (exitCode !== undefined) return resolve(Number(exitCode));
+        const message = status.message ?? "the command could not be run";
+        if (RUNTIME_COULD_NOT_START.test(message)) return reject(new CommandNotStartedError(command[0] ?? "", message));
+        reject(new KubeApiError(status.code ?? 500, status.reason ?? "InternalError", message));
+      })
+      .then((opened) => {
+        socket = opened;
+        if (closeWhenOpen) opened.close();
+      })
+      .catch((error: unknown) => reject(toKubeApiError(error)));
+  });
+  return {
+    finished,
+    close: () => {
+      if (socket) socket.close();
+      else closeWhenOpen = true;
+    },
+  };
+}
+
+/** The run's exit code, or the first of: it timed out, it was stopped for a reason of the caller's. */
+async function awaitExec(run: ExecRun, timeoutSeconds: number, stopped: Promise<never>): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      run.close();
+      reject(new ExecTimeoutError(timeoutSeconds));
+    }, timeoutSeconds * 1000);
+  });
+  try {
+    return await Promise.race([run.finished, timedOut, stopped]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function execInPod(
   connection: ClusterConnection,
   target: { namespace: string; pod: string; container: string },
@@ -58,32 +136,32 @@ export async function execInPod(
 ): Promise<ExecResult> {
   const stdout = collector();
   const stderr = collector();
-  let socket: { close(): void } | undefined;
-  const finished = new Promise<ExecResult>((resolve, reject) => {
-    new Exec(connection.kubeConfig)
-      .exec(target.namespace, target.pod, target.container, command, stdout.stream, stderr.stream, null, false, (status: V1Status) => {
-        if (status.status === "Success") return resolve({ exitCode: 0, stdout: stdout.text(), stderr: stderr.text() });
-        const exitCode = status.details?.causes?.find((cause) => cause.reason === "ExitCode")?.message;
-        if (exitCode !== undefined) return resolve({ exitCode: Number(exitCode), stdout: stdout.text(), stderr: stderr.text() });
-        const message = status.message ?? "the command could not be run";
-        if (RUNTIME_COULD_NOT_START.test(message)) return reject(new CommandNotStartedError(command[0] ?? "", message));
-        reject(new KubeApiError(status.code ?? 500, status.reason ?? "InternalError", message));
-      })
-      .then((opened) => {
-        socket = opened;
-      })
-      .catch((error: unknown) => reject(toKubeApiError(error)));
+  const exitCode = await awaitExec(startExec(connection, target, command, stdout.stream, stderr.stream), timeoutSeconds, new Promise<never>(() => {}));
+  return { exitCode, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * The command's standard output as bytes (a file, a listing of names that need not be UTF-8),
+ * stopped with ExecOutputTooLargeError once it passes `maxStdoutBytes`.
+ */
+export async function execInPodForBytes(
+  connection: ClusterConnection,
+  target: { namespace: string; pod: string; container: string },
+  command: string[],
+  options: { timeoutSeconds: number; maxStdoutBytes: number },
+): Promise<ExecBytesResult> {
+  let overflow!: () => void;
+  const stopped = new Promise<never>((_resolve, reject) => {
+    overflow = () => reject(new ExecOutputTooLargeError(options.maxStdoutBytes));
   });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      socket?.close();
-      reject(new ExecTimeoutError(timeoutSeconds));
-    }, timeoutSeconds * 1000);
+  // Output can still arrive after the exit status: an overflow then is nobody's to hear.
+  stopped.catch(() => {});
+  const stdout = byteCollector(options.maxStdoutBytes, () => {
+    run.close();
+    overflow();
   });
-  try {
-    return await Promise.race([finished, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const stderr = collector();
+  const run = startExec(connection, target, command, stdout.stream, stderr.stream);
+  const exitCode = await awaitExec(run, options.timeoutSeconds, stopped);
+  return { exitCode, stdout: stdout.bytes(), stderr: stderr.text() };
 }

@@ -142,3 +142,17 @@ export class ClaimNotFoundError extends Error {
     this.name = "ClaimNotFoundError";
   }
 }
+
+/** A read inside a claim that cannot be answered: the path (400, 404), a file too large (413), a helper pod that would not start (504). */
+export class VolumeFileError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 409 | 413 | 502 | 504,
+    readonly code: string,
+    message: string,
+    /** Set where the `path` query parameter is at fault. */
+    readonly aboutPath = false,
+  ) {
+    super(message);
+    this.name = "VolumeFileError";
+  }
+}

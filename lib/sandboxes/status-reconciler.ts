@@ -20,6 +20,8 @@ import { maintenancePreviewOf, nodesView, volumesView, type ClusterViewSources }
 import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
 import { RecordUpkeep } from "./record-upkeep.ts";
+import { sweepVolumeReaders } from "./volume-files.ts";
+import { volumeReaderPods } from "../kube/volume-reader-pods.ts";
 import { SandboxWatches } from "./sandbox-watches.ts";
 import { StateVerification } from "./state-verification.ts";
 import { changed, checkpointing, detailsChanged, handoutEventOf, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
@@ -147,9 +149,17 @@ export class StatusReconciler {
 
   /** Every live record, and every Sandbox in the cluster (those without a record are found). */
   async resyncAll(): Promise<void> {
-    if (this.leading()) await this.upkeep.closeInterruptedCheckpoints();
+    if (this.leading()) {
+      await this.upkeep.closeInterruptedCheckpoints();
+      await this.sweepVolumeReaders().catch((error: unknown) => this.options.onError?.(error));
+    }
     for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
     for (const sandbox of this.watches.sandboxes.list()) this.queue.add({ kind: "discover", namespace: sandbox.metadata!.namespace!, name: sandbox.metadata!.name! });
+  }
+
+  /** Helper pods that read free claims, once their time is up: whoever started them, whatever stopped half-way. */
+  sweepVolumeReaders(): Promise<string[]> {
+    return sweepVolumeReaders({ pods: volumeReaderPods(this.options.connection), audit: this.options.store.audit, labelPrefix: this.options.labelPrefix, now: () => this.now() });
   }
 
   private get views(): ClusterViewSources {

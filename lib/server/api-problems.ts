@@ -1,6 +1,6 @@
 import type { KubeApiError } from "../kube/kube-errors.ts";
 import type { CommandNotStartedError } from "../kube/pod-exec.ts";
-import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError, type TemplateConflictError, type VolumeConflictError } from "../sandboxes/lifecycle-errors.ts";
+import { type QuotaExceededError, type SpecRejectedError, type RequestRejectedError, type SandboxConflictError, type TemplateConflictError, type VolumeConflictError, type VolumeFileError } from "../sandboxes/lifecycle-errors.ts";
 import type { SandboxNameTakenError } from "../store/index.ts";
 import { problem, type ProblemDetails } from "./problem-details.ts";
 import type { PayloadTooLargeError, UnreadableBodyError } from "./request-body.ts";
@@ -64,6 +64,9 @@ export function problemFor(error: unknown): ProblemDetails {
     return problem(409, "volume-conflict", "The claim conflicts with what exists", error.message, [{ code: "volume.conflict", path: error.path, message: error.message }]);
   }
   if (named(error, "VolumeStateError")) return problem(409, "volume-wrong-state", "The claim cannot do that now", error.message);
+  if (named<VolumeFileError>(error, "VolumeFileError")) {
+    return problem(error.status, error.code, "The claim's files cannot be read so", error.message, error.aboutPath ? [{ code: error.code, path: ["path"], message: error.message }] : undefined);
+  }
   if (named(error, "ClaimNotFoundError")) return problem(404, "claim-not-found", "No such sandbox claim", error.message);
   if (named(error, "TemplateNotFoundError")) return problem(404, "template-not-found", "No such template", error.message);
   if (named<TemplateConflictError>(error, "TemplateConflictError")) {

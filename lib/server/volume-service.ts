@@ -7,6 +7,7 @@ import type { VolumeClassTraits } from "../domain/volume-actions.ts";
 import type { ClaimUsage } from "../domain/volume-usage.ts";
 import type { VolumeActionDeps, VolumeCreationDeps } from "../sandboxes/volume-actions.ts";
 import type { SnapshotDeps } from "../sandboxes/volume-snapshots.ts";
+import type { VolumeFilesDeps } from "../sandboxes/volume-files.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
 import { namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
@@ -53,4 +54,12 @@ export async function claimUsages(runtime: Runtime, namespace: string, names: st
   const volumes = (await reconciler.volumes()).filter((volume) => volume.namespace === namespace && wanted.has(volume.name));
   const measured = await runtime.volumeUsage.withUsage(volumes);
   return new Map(measured.map(({ name, usedBytes, capacityBytes, usageObservedAt, usageUnknownReason }) => [name, { usedBytes, capacityBytes, usageObservedAt, usageUnknownReason }]));
+}
+
+/** What reading inside a claim needs: where Berth knows each claim is mounted, and the helper pods' image, as `as`. */
+export async function volumeFilesDeps(runtime: Runtime, as: ClusterConnection): Promise<VolumeFilesDeps> {
+  const reconciler = runtime.reconciler.current();
+  if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
+  const defaults = await effectiveGatewayDefaults(runtime);
+  return { connection: as, volumes: () => reconciler.volumes(), audit: runtime.store.audit, labelPrefix: defaults.labelPrefix, image: runtime.config.volumeReaderImage };
 }

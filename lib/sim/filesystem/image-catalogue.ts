@@ -15,7 +15,7 @@ const EXECUTABLE_MODE = 0o755;
 /** The commands the simulated shell implements, installed where a Debian-based image keeps them. */
 export const IMAGE_COMMANDS = [
   "[", "basename", "bash", "cat", "chmod", "cp", "date", "dirname", "echo", "env", "false", "grep", "head", "hostname",
-  "ls", "mkdir", "mv", "printf", "pwd", "rm", "sh", "sleep", "sync", "tail", "tar", "test", "touch", "true",
+  "ls", "mkdir", "mv", "printf", "pwd", "rm", "sh", "sleep", "stat", "sync", "tail", "tar", "test", "touch", "true",
   "uname", "wc",
 ] as const;
 

@@ -22,7 +22,11 @@ function complain(context: BuiltinContext, name: string, message: string): void 
 
 function cd(args: string[], context: BuiltinContext): number {
   const { state } = context;
-  const operand = args.find((arg) => arg !== "-L" && arg !== "-P");
+  // Options end at the first operand or at `--`, as in dash and bash: `cd -- -dir` names a directory.
+  let index = 0;
+  while (args[index] === "-L" || args[index] === "-P") index += 1;
+  if (args[index] === "--") index += 1;
+  const operand = args[index];
   const target = operand === undefined ? (state.get("HOME") ?? "/") : operand === "-" ? (state.get("OLDPWD") ?? state.cwd) : operand;
   const path = state.services.fs.resolve(target, state.cwd);
   let isDirectory = false;

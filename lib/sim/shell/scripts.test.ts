@@ -70,6 +70,10 @@ describe("lists, pipelines and conditions", () => {
     expect(await out("X=1; (X=2; cd /tmp); echo $X $(pwd); { X=3; cd /tmp; }; echo $X $(pwd)")).toBe("1 /\n3 /tmp\n");
   });
 
+  it("takes `--` before cd's directory, so a name may start with a dash", async () => {
+    expect(await out("mkdir /tmp/-odd && cd -- /tmp/-odd && pwd && cd -P -- /tmp && pwd")).toBe("/tmp/-odd\n/tmp\n");
+  });
+
   it("exits with `exit N`, and with the last status without N", async () => {
     const { sh } = sandboxContainer();
     expect((await sh("exit 3")).exitCode).toBe(3);

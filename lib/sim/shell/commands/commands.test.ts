@@ -119,6 +119,20 @@ describe("file commands", () => {
     );
     expect((await sh("ls /sandbox/file.txt /nope")).stderr).toBe("ls: cannot access '/nope': No such file or directory\n");
   });
+
+  it("stat -c: size, mtime, raw mode and type of each operand, as GNU stat prints them", async () => {
+    const { sh } = sandboxContainer();
+    await sh("mkdir /sandbox/dir && printf 'hello' > /sandbox/file.txt && touch /sandbox/empty");
+    expect((await sh("cd /sandbox && stat -c '%s %Y %f %a %F|%n' -- dir file.txt empty")).stdout).toBe(
+      `4096 ${Math.floor(CLOCK_START_MS / 1000)} 41ed 755 directory|dir\n5 ${Math.floor(CLOCK_START_MS / 1000)} 81a4 644 regular file|file.txt\n0 ${Math.floor(CLOCK_START_MS / 1000)} 81a4 644 regular empty file|empty\n`,
+    );
+  });
+
+  it("stat: a missing operand fails that one and goes on", async () => {
+    const { sh } = sandboxContainer();
+    await sh("touch /sandbox/here");
+    expect(await sh("stat --format=%n /sandbox/nope /sandbox/here")).toEqual({ exitCode: 1, stdout: "/sandbox/here\n", stderr: "stat: cannot statx '/sandbox/nope': No such file or directory\n" });
+  });
 });
 
 describe("text commands", () => {

@@ -4,6 +4,7 @@ import { cat, chmod, cp, mkdir, mv, rm, touch } from "./files.ts";
 import { ls } from "./ls.ts";
 import { printf } from "./printf.ts";
 import { basename, date, dirname, env, failQuietly, hostname, pwd, sleep, succeed, sync, uname } from "./system.ts";
+import { stat } from "./stat.ts";
 import { tar } from "./tar.ts";
 import { bracket, test } from "./test.ts";
 import { grep, head, tail, wc } from "./text-filters.ts";
@@ -30,6 +31,7 @@ export const CORE_UTILITIES: ReadonlyMap<string, Utility> = new Map<string, Util
   ["pwd", pwd],
   ["rm", rm],
   ["sleep", sleep],
+  ["stat", stat],
   ["sync", sync],
   ["tail", tail],
   ["tar", tar],

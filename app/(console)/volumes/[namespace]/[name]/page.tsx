@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Facts } from "@/app/(console)/sandboxes/[id]/_components/sandbox-facts.tsx";
+import { SandboxChanges } from "@/app/(console)/sandboxes/[id]/_components/sandbox-changes.tsx";
 import { Section } from "@/app/(console)/sandboxes/[id]/_components/section.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { UsageMeter } from "@/app/components/usage-meter.tsx";
@@ -10,11 +11,15 @@ import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
 import { volumeClassTraits } from "@/lib/server/volume-service.ts";
 import { requireViewer } from "../../../_components/page-caller.ts";
 import { OWNERSHIP_LIFECYCLE } from "../../_components/volume-rows.ts";
+import { ClaimFiles } from "./_components/claim-files.tsx";
 import { ClaimSnapshots } from "./_components/claim-snapshots.tsx";
 
 export const metadata: Metadata = { title: "Claim" };
 
-/** One claim: whose it is, its volume, and its snapshots (taken, restored, deleted here). */
+/** The latest changes shown; the audit log has them all. */
+const HISTORY_SHOWN = 20;
+
+/** One claim: whose it is, its volume, what it holds, its snapshots (taken, restored, deleted here), and what was done to it. */
 export default async function ClaimPage({ params }: { params: Promise<{ namespace: string; name: string }> }) {
   const { namespace, name } = await params;
   const { runtime, caller } = await requireViewer();
@@ -26,6 +31,7 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
   const volume = (await runtime.volumeUsage.withUsage([known]))[0] ?? known;
   const classes: VolumeClassTraits = await volumeClassTraits(runtime).catch(() => ({ expandable: [], clonable: [] }));
   const bound = volume.persistentVolume;
+  const history = await runtime.store.audit.listChanges({ limit: HISTORY_SHOWN, targetKind: "PersistentVolumeClaim", targetId: `${namespace}/${name}` });
   return (
     <>
       <PageHeader title={`Claim ${name}`} description={`In ${namespace}: ${volume.usage === "workspace" ? "a workspace" : "a volume"}${volume.sandbox ? ` of sandbox ${volume.sandbox.name}${volume.sandbox.deleted ? " (deleted)" : ""}` : ", for no sandbox yet"}.`} />
@@ -47,7 +53,11 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
           <Link href="/volumes">All claims</Link>
         </p>
       </Section>
+      <ClaimFiles namespace={namespace} claim={name} />
       <ClaimSnapshots namespace={namespace} claim={name} snapshotsSupported={volume.storageClassName !== null && classes.clonable.includes(volume.storageClassName)} storageClassName={volume.storageClassName} />
+      <Section title="History">
+        <SandboxChanges subject="claim" entries={history.items} more={history.nextCursor !== null} />
+      </Section>
     </>
   );
 }
