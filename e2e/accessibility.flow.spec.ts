@@ -5,7 +5,7 @@ import { expect, test } from "./fixtures.ts";
 // Every page of the console through axe (WCAG 2.1 A and AA rules): no serious or critical
 // violation. Runs with sandboxes present, so tables, cards and timelines are checked with data.
 
-const PAGES = ["/sandboxes", "/sandboxes/new", "/templates", "/templates/new", "/volumes", "/volumes/new", "/nodes", "/settings", "/audit", "/simulator"];
+const PAGES = ["/sandboxes", "/sandboxes/new", "/templates", "/templates/new", "/volumes", "/volumes/new", "/volumes/clean-up", "/nodes", "/settings", "/audit", "/simulator"];
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();

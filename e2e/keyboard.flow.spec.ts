@@ -6,7 +6,7 @@ import { expect, test } from "./fixtures.ts";
 // group (Tab enters a group, the arrow keys move within it), and controls a component keeps
 // out of the tab order on purpose (tabindex -1, such as inactive tabs) are not actions to tab to.
 
-const PAGES = ["/sandboxes", "/sandboxes/new", "/templates", "/templates/new", "/volumes", "/volumes/new", "/nodes", "/settings", "/simulator"];
+const PAGES = ["/sandboxes", "/sandboxes/new", "/templates", "/templates/new", "/volumes", "/volumes/new", "/volumes/clean-up", "/nodes", "/settings", "/simulator"];
 
 /** The controls Tab never reached, by their accessible text, after enough presses to reach all. */
 async function missedByTab(page: Page): Promise<string[]> {

@@ -256,6 +256,12 @@ const MATRIX: Record<EndpointId, Cell> = {
   deleteVolume: { request: claimParams, answers: developsInTeam(200) },
   expandVolume: { request: async () => ({ ...(await claimParams(false)), body: { size: sizes() } }), answers: developsInTeam(202) },
   changeReclaimPolicy: { request: keptVolumeSwitch, answers: platformAdmin(200) },
+  deletePersistentVolume: {
+    request: async () => ({ params: (await keptVolumeSwitch()).params }),
+    answers: platformAdmin(409),
+    because: "the kept claim's volume is Bound: the admin was allowed, and a Bound volume is its claim's to delete",
+  },
+  storageCleanUp: { request: async () => ({}), answers: signedIn(200) },
   listVolumeSnapshots: { request: async () => ({ params: await shared.claim() }), answers: seesTeam(200) },
   takeVolumeSnapshot: {
     request: async () => ({ params: await shared.claim(), body: { name: unique("taken") } }),

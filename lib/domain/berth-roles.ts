@@ -68,7 +68,8 @@ const platformAdminRules: PolicyRule[] = [
   { apiGroups: [EXTENSIONS], resources: ["sandboxtemplates", "sandboxwarmpools"], verbs: WRITE },
   { apiGroups: [""], resources: ["nodes"], verbs: [...READ, "patch"] },
   { apiGroups: [""], resources: ["pods/eviction"], verbs: ["create"] },
-  { apiGroups: [""], resources: ["persistentvolumes"], verbs: [...READ, "patch"] },
+  // patch: a volume's reclaim policy; delete: a Released volume, from the clean-up view.
+  { apiGroups: [""], resources: ["persistentvolumes"], verbs: [...READ, "patch", "delete"] },
   { apiGroups: ["storage.k8s.io"], resources: ["storageclasses"], verbs: READ },
   { apiGroups: [BERTH_API_GROUP], resources: ["settings"], verbs: ["get", "update"] },
   { apiGroups: [BERTH_API_GROUP], resources: ["maintenanceruns"], verbs: [...READ, "create", "update"] },

@@ -23,6 +23,7 @@ import { storageClassListSchema } from "./storage-class.ts";
 import { templateViewSchema } from "./template-view.ts";
 import { timelineEventSchema } from "./timeline.ts";
 import { volumeSchema } from "./volume.ts";
+import { cleanUpSchema } from "./clean-up.ts";
 import { MAX_DOWNLOAD_BYTES, volumeDirectorySchema, volumeFileQuerySchema, volumeFilesQuerySchema, volumeReaderSchema } from "./volume-files.ts";
 import { restoreRequestSchema, snapshotRequestSchema, volumeSnapshotListSchema, volumeSnapshotSchema } from "./volume-snapshot.ts";
 import { createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
@@ -441,6 +442,24 @@ export const ENDPOINTS = {
     answers: ok(reclaimPolicyChangedSchema, "Set (or already so)"),
     problems: [400, 404, 409, 503],
     audit: { action: "volume.reclaim-policy", targetKind: "PersistentVolume", recordedBy: "lifecycle" },
+  },
+  deletePersistentVolume: {
+    method: "DELETE",
+    path: "/api/v1/persistent-volumes/{name}",
+    summary: "Delete a Released volume (its claim is gone; a Retain policy kept it and its data), by uid; a Bound one is its claim's to delete (409); as the caller; audited",
+    access: kubernetes("delete", KUBERNETES_RESOURCES.persistentVolumes, "cluster"),
+    params: z.object({ name: simulatorObjectNameSchema }),
+    answers: ok(z.object({ name: z.string(), uid: z.string(), formerClaim: z.string().nullable() }), "Deleted"),
+    problems: [404, 409, 503],
+    audit: { action: "volume.pv-delete", targetKind: "PersistentVolume", recordedBy: "lifecycle" },
+  },
+  storageCleanUp: {
+    method: "GET",
+    path: "/api/v1/clean-up",
+    summary: "What storage is left over, oldest first: claims no live sandbox uses (with the sandbox that last used each and when it was deleted), Released volumes, snapshots whose claim is gone",
+    access: { kind: "signed-in", shows: "claims and snapshots of the namespaces where the caller may list claims; Released volumes only to those who may list PersistentVolumes" },
+    answers: ok(cleanUpSchema, "What is left over"),
+    problems: [503],
   },
   listTemplates: {
     method: "GET",

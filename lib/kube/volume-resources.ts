@@ -41,6 +41,11 @@ export function volumeResources(connection: ClusterConnection, version: SandboxA
 
     readPersistentVolume: (name: string): Promise<V1PersistentVolume | null> => nullIfNotFound(() => core.readPersistentVolume({ name })),
 
+    /** That volume only (by uid: 409 for one recreated under its name); already gone counts as done. */
+    deletePersistentVolume: async (name: string, uid: string): Promise<void> => {
+      await nullIfNotFound(() => core.deletePersistentVolume({ name, body: { preconditions: { uid } } }));
+    },
+
     /** The resourceVersion makes it apply only to the volume that was read. */
     setReclaimPolicy: (name: string, policy: "Retain" | "Delete", resourceVersion: string): Promise<V1PersistentVolume> =>
       kube(() => core.patchPersistentVolume({ name, body: { metadata: { resourceVersion }, spec: { persistentVolumeReclaimPolicy: policy } } }, mergePatch)),

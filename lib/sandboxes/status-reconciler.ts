@@ -1,3 +1,4 @@
+import type { V1PersistentVolume } from "@kubernetes/client-node";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import type { NamespaceScope } from "../kube/namespaced-watch-cache.ts";
 import { sandboxResources, type SandboxResources } from "../kube/sandbox-resources.ts";
@@ -170,6 +171,16 @@ export class StatusReconciler {
   /** Every claim Berth knows, from the watches, with the sandbox each belongs to. */
   volumes(): Promise<Volume[]> {
     return volumesView(this.views);
+  }
+
+  /** Every PersistentVolume, as the watch has it (the Released ones are the clean-up view's). */
+  persistentVolumes(): V1PersistentVolume[] {
+    return this.watches.persistentVolumes.list();
+  }
+
+  /** Whether the namespace has a claim of that name, Berth's or not. */
+  hasClaim(namespace: string, name: string): boolean {
+    return this.watches.claims.get(namespace, name) !== undefined;
   }
 
   /** Every node with the sandboxes on it. */

@@ -219,3 +219,28 @@ export async function setReclaimPolicy(deps: VolumeActionDeps, name: string, inp
     return { name, from, to, claim };
   });
 }
+
+/**
+ * Deletes a Released volume — one whose claim is gone and whose Retain policy kept it, with its
+ * data — by uid. A volume still Bound is its claim's business (delete the claim); one Available
+ * may be about to be bound.
+ */
+export async function deleteReleasedVolume(deps: VolumeActionDeps, name: string, actor: Actor): Promise<{ name: string; uid: string; formerClaim: string | null }> {
+  return auditedChange(deps.store.audit, { actor, action: "volume.pv-delete", targetKind: "PersistentVolume", name, detailsOf: ({ formerClaim }) => ({ formerClaim }) }, async () => {
+    const volume = await deps.volumes.readPersistentVolume(name);
+    if (!volume) throw new PersistentVolumeNotFoundError(name);
+    const claimRef = volume.spec?.claimRef;
+    const formerClaim = claimRef?.name ? `${claimRef.namespace}/${claimRef.name}` : null;
+    if (volume.status?.phase !== "Released") {
+      throw new VolumeStateError(`PersistentVolume ${name} is ${volume.status?.phase ?? "not Released"}${formerClaim && volume.status?.phase === "Bound" ? ` to claim ${formerClaim}: delete the claim instead` : ""}; only a Released volume is deleted here.`);
+    }
+    const uid = volume.metadata!.uid!;
+    try {
+      await deps.volumes.deletePersistentVolume(name, uid);
+    } catch (error) {
+      if (error instanceof KubeApiError && error.conflict) throw new VolumeStateError(`PersistentVolume ${name} was replaced by another of the same name since it was read; nothing was deleted.`);
+      throw error;
+    }
+    return { name, uid, formerClaim };
+  });
+}

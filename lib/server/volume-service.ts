@@ -1,4 +1,9 @@
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
+import { KUBERNETES_RESOURCES } from "../domain/access.ts";
+import type { CleanUp } from "../domain/clean-up.ts";
+import type { Person } from "../domain/person.ts";
+import { findLeftovers } from "../sandboxes/clean-up.ts";
+import { namespacesWithVisibleClaims } from "./visibility.ts";
 import { snapshotResources } from "../kube/snapshot-resources.ts";
 import { volumeResources } from "../kube/volume-resources.ts";
 import { effectiveGatewayDefaults } from "../sandboxes/gateway-settings.ts";
@@ -9,7 +14,7 @@ import type { VolumeActionDeps, VolumeCreationDeps } from "../sandboxes/volume-a
 import type { SnapshotDeps } from "../sandboxes/volume-snapshots.ts";
 import type { VolumeFilesDeps } from "../sandboxes/volume-files.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
-import { namespaceChoices } from "./managed-namespaces.ts";
+import { managedNamespaces, namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
 import { sandboxServiceDeps } from "./sandbox-service.ts";
 
@@ -62,4 +67,25 @@ export async function volumeFilesDeps(runtime: Runtime, as: ClusterConnection): 
   if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
   const defaults = await effectiveGatewayDefaults(runtime);
   return { connection: as, volumes: () => reconciler.volumes(), audit: runtime.store.audit, labelPrefix: defaults.labelPrefix, image: runtime.config.volumeReaderImage };
+}
+
+/** What storage is left over that the person may see: claims and snapshots of the namespaces where they may list claims, Released volumes if they may list volumes. */
+export async function cleanUpFor(runtime: Runtime, person: Person, as: ClusterConnection): Promise<CleanUp> {
+  const reconciler = runtime.reconciler.current();
+  if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
+  const [namespaces, mayListVolumes] = await Promise.all([
+    managedNamespaces(runtime).then((names) => namespacesWithVisibleClaims(runtime, person, names)),
+    runtime.identity.decisions.allows(person, { resource: { verb: "list", ...KUBERNETES_RESOURCES.persistentVolumes } }),
+  ]);
+  const snapshots = snapshotResources(as);
+  return findLeftovers(
+    {
+      volumes: () => reconciler.volumes(),
+      persistentVolumes: () => reconciler.persistentVolumes(),
+      hasClaim: (namespace, name) => reconciler.hasClaim(namespace, name),
+      sandboxDeletedAt: async (id) => (await runtime.store.sandboxes.getSandbox(id))?.deletedAt ?? null,
+      listSnapshots: (namespace) => snapshots.listSnapshots(namespace),
+    },
+    { namespaces, mayListVolumes },
+  );
 }

@@ -21,8 +21,43 @@ export interface TypedDeleteDialogProps {
   onDeleted: () => void;
 }
 
-export function TypedDeleteDialog({ name, title, whatIsLost, confirmLabel, remove, onDeleted }: TypedDeleteDialogProps) {
+/**
+ * The form of a confirmation by typing: the phrase to type, the field, the server's refusal, and
+ * Cancel beside a confirm button enabled only once the phrase is typed exactly.
+ */
+export function TypedConfirmation({ phrase, typed, onType, onConfirm, confirmLabel, busy, problem }: { phrase: string; typed: string; onType: (typed: string) => void; onConfirm: () => void; confirmLabel: string; busy: boolean; problem: string | null }) {
   const ids = useId();
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (typed === phrase && !busy) onConfirm();
+      }}
+    >
+      <label htmlFor={`${ids}-confirm`} className={dialog.label}>
+        Type <code>{phrase}</code> to confirm
+      </label>
+      <input id={`${ids}-confirm`} className={dialog.input} value={typed} onChange={(event) => onType(event.target.value)} autoComplete="off" spellCheck={false} />
+      {problem ? (
+        <p role="alert" className={dialog.error}>
+          {problem}
+        </p>
+      ) : null}
+      <div className={dialog.actions}>
+        <AlertDialog.Cancel asChild>
+          <button type="button" className={buttons.secondary}>
+            Cancel
+          </button>
+        </AlertDialog.Cancel>
+        <button type="submit" className={buttons.danger} disabled={typed !== phrase || busy}>
+          {confirmLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function TypedDeleteDialog({ name, title, whatIsLost, confirmLabel, remove, onDeleted }: TypedDeleteDialogProps) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -60,32 +95,7 @@ export function TypedDeleteDialog({ name, title, whatIsLost, confirmLabel, remov
         <AlertDialog.Content className={dialog.content}>
           <AlertDialog.Title className={dialog.title}>{title}</AlertDialog.Title>
           <AlertDialog.Description className={dialog.text}>{whatIsLost}</AlertDialog.Description>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (typed === name) void confirm();
-            }}
-          >
-            <label htmlFor={`${ids}-confirm`} className={dialog.label}>
-              Type <code>{name}</code> to confirm
-            </label>
-            <input id={`${ids}-confirm`} className={dialog.input} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} />
-            {problem ? (
-              <p role="alert" className={dialog.error}>
-                {problem}
-              </p>
-            ) : null}
-            <div className={dialog.actions}>
-              <AlertDialog.Cancel asChild>
-                <button type="button" className={buttons.secondary}>
-                  Cancel
-                </button>
-              </AlertDialog.Cancel>
-              <button type="submit" className={buttons.danger} disabled={typed !== name || deleting}>
-                {deleting ? "Deleting…" : confirmLabel}
-              </button>
-            </div>
-          </form>
+          <TypedConfirmation phrase={name} typed={typed} onType={setTyped} onConfirm={() => void confirm()} confirmLabel={deleting ? "Deleting…" : confirmLabel} busy={deleting} problem={problem} />
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>

@@ -26,13 +26,18 @@ export default async function VolumesPage() {
         title="Volumes"
         description="PersistentVolumeClaims behind sandbox workspaces and extra volumes, and those made here for sandboxes to use, with who owns each one and how long it lives."
         actions={
-          creatable ? (
-            <Link href="/volumes/new" className={buttons.primary}>
-              Create claim
+          <>
+            <Link href="/volumes/clean-up" className={buttons.secondary}>
+              Clean up
             </Link>
-          ) : (
-            <span className={buttons.reason}>You may not create claims: you need berth-developer in a namespace.</span>
-          )
+            {creatable ? (
+              <Link href="/volumes/new" className={buttons.primary}>
+                Create claim
+              </Link>
+            ) : (
+              <span className={buttons.reason}>You may not create claims: you need berth-developer in a namespace.</span>
+            )}
+          </>
         }
       />
       <LiveVolumeTable initialVolumes={volumes} initialAt={Date.now()} classes={classes} />

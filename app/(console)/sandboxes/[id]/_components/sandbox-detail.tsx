@@ -8,7 +8,7 @@ import { PhaseBadge } from "@/app/components/phase-badge.tsx";
 import type { Checkpoint } from "@/lib/domain/checkpoint.ts";
 import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 import type { TimelineEvent } from "@/lib/domain/timeline.ts";
-import { CheckpointList } from "./checkpoint-list.tsx";
+import { CheckpointList, workspaceClaimOf } from "./checkpoint-list.tsx";
 import { CommandRunner } from "./command-runner.tsx";
 import { ConditionsTable } from "./conditions-table.tsx";
 import { IdentityFacts, ProtectionFacts, WorkspaceFacts } from "./sandbox-facts.tsx";
@@ -79,7 +79,7 @@ export function SandboxDetail({ initial, storage, initialAt, changes }: { initia
           <CommandRunner sandboxId={id} namespace={record.namespace} ready={record.phase === "Ready" && !record.deletedAt} mountPath={storage.mountPath} />
         </Section>
         <Section title="Checkpoints">
-          <CheckpointList checkpoints={checkpoints} />
+          <CheckpointList checkpoints={checkpoints} workspaceClaim={workspaceClaimOf(storage, record.namespace)} />
         </Section>
       </div>
 

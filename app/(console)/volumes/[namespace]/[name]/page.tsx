@@ -53,7 +53,7 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
           <Link href="/volumes">All claims</Link>
         </p>
       </Section>
-      <ClaimFiles namespace={namespace} claim={name} />
+      <ClaimFiles namespace={namespace} claim={name} mounted={volume.attachedTo !== null} />
       <ClaimSnapshots namespace={namespace} claim={name} snapshotsSupported={volume.storageClassName !== null && classes.clonable.includes(volume.storageClassName)} storageClassName={volume.storageClassName} />
       <Section title="History">
         <SandboxChanges subject="claim" entries={history.items} more={history.nextCursor !== null} />

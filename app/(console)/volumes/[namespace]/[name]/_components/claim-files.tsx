@@ -23,20 +23,28 @@ function readerText(reader: VolumeReader): string {
   return `Read through helper pod ${reader.pod}, which mounts the claim read-only; it is removed after ${formatTimestamp(new Date(reader.expiresAt))}.`;
 }
 
-export function ClaimFiles({ namespace, claim }: { namespace: string; claim: string }) {
+/**
+ * `mounted`: a pod mounts the claim, as the page was rendered; the files are read through it at
+ * once. Otherwise nothing is asked until the person starts a helper.
+ */
+export function ClaimFiles({ namespace, claim, mounted }: { namespace: string; claim: string; mounted: boolean }) {
   const mayRead = useMayIn("execInPods", namespace);
   const queryClient = useQueryClient();
   const [path, setPath] = useState("/");
+  const [readerAsked, setReaderAsked] = useState(mounted);
   const key = ["volume-files", namespace, claim, path];
   const listing = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => api.listVolumeFiles({ params: { namespace, name: claim }, query: { path }, signal }),
-    enabled: mayRead.allowed,
+    enabled: mayRead.allowed && readerAsked,
     retry: false,
   });
   const start = useMutation({
     mutationFn: () => api.startVolumeReader({ params: { namespace, name: claim } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["volume-files", namespace, claim] }),
+    onSuccess: () => {
+      setReaderAsked(true);
+      void queryClient.invalidateQueries({ queryKey: ["volume-files", namespace, claim] });
+    },
   });
 
   if (!mayRead.allowed) {
@@ -51,7 +59,7 @@ export function ClaimFiles({ namespace, claim }: { namespace: string; claim: str
   return (
     <Section title="Files">
       <Breadcrumbs claim={claim} path={path} onOpen={setPath} />
-      {problem?.code === "reader-needed" ? (
+      {!readerAsked || problem?.code === "reader-needed" ? (
         <div className={styles.notice}>
           <p>No running pod mounts this claim. Berth can start a helper pod in {namespace}, as you, that mounts it read-only for 5 minutes and is then removed.</p>
           <button type="button" className={buttons.primary} disabled={start.isPending} onClick={() => start.mutate()}>

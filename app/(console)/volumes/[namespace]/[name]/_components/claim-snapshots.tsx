@@ -78,7 +78,7 @@ export function ClaimSnapshots({ namespace, claim, snapshotsSupported, storageCl
             </thead>
             <tbody>
               {snapshots.map((snapshot) => (
-                <tr key={snapshot.name}>
+                <tr key={snapshot.name} id={`snapshot-${snapshot.name}`}>
                   <th scope="row" className={tableStyles.mono}>{snapshot.name}</th>
                   <td>{stateOf(snapshot)}</td>
                   <td className={tableStyles.numeric}>{snapshot.restoreSize ?? "—"}</td>
@@ -155,9 +155,12 @@ function RestoreDialog({ namespace, claim, snapshot }: { namespace: string; clai
           {made ? (
             <>
               <p role="status" className={dialog.text}>
-                Restored into <Link href={`/volumes/${namespace}/${made}`}>{made}</Link>: the driver fills it now.
+                Restored into <Link href={`/volumes/${namespace}/${made}`}>{made}</Link>: the driver fills it now. Berth keeps it for a sandbox to take up as its workspace.
               </p>
               <div className={dialog.actions}>
+                <Link className={buttons.primary} href={`/sandboxes/new?${new URLSearchParams({ claim: `${namespace}/${made}` })}`}>
+                  Start a sandbox on it
+                </Link>
                 <Dialog.Close asChild>
                   <button type="button" className={buttons.secondary}>
                     Close
