@@ -18,10 +18,16 @@ import { managedNamespaces, namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
 import { sandboxServiceDeps } from "./sandbox-service.ts";
 
-/** What the volume actions need from the runtime: the claims Berth knows come from the reconciler's watches. */
-export async function volumeServiceDeps(runtime: Runtime, as: ClusterConnection = runtime.cluster.connection): Promise<VolumeActionDeps> {
+/** The reconciler whose watches the volume views come from; 503 until Berth watches the cluster. */
+function watchingReconciler(runtime: Runtime) {
   const reconciler = runtime.reconciler.current();
   if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
+  return reconciler;
+}
+
+/** What the volume actions need from the runtime: the claims Berth knows come from the reconciler's watches. */
+export async function volumeServiceDeps(runtime: Runtime, as: ClusterConnection = runtime.cluster.connection): Promise<VolumeActionDeps> {
+  const reconciler = watchingReconciler(runtime);
   const { sandboxApiVersion } = await sandboxServiceDeps(runtime);
   return { store: runtime.store, volumes: volumeResources(as, sandboxApiVersion), known: () => reconciler.volumes() };
 }
@@ -63,16 +69,14 @@ export async function claimUsages(runtime: Runtime, namespace: string, names: st
 
 /** What reading inside a claim needs: where Berth knows each claim is mounted, and the helper pods' image, as `as`. */
 export async function volumeFilesDeps(runtime: Runtime, as: ClusterConnection): Promise<VolumeFilesDeps> {
-  const reconciler = runtime.reconciler.current();
-  if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
+  const reconciler = watchingReconciler(runtime);
   const defaults = await effectiveGatewayDefaults(runtime);
   return { connection: as, volumes: () => reconciler.volumes(), audit: runtime.store.audit, labelPrefix: defaults.labelPrefix, image: runtime.config.volumeReaderImage };
 }
 
 /** What storage is left over that the person may see: claims and snapshots of the namespaces where they may list claims, Released volumes if they may list volumes. */
 export async function cleanUpFor(runtime: Runtime, person: Person, as: ClusterConnection): Promise<CleanUp> {
-  const reconciler = runtime.reconciler.current();
-  if (!reconciler) throw new ClusterUnavailableError("Berth is not watching the cluster yet (it is unreachable or has no agent-sandbox CRDs); see GET /api/health.");
+  const reconciler = watchingReconciler(runtime);
   const [namespaces, mayListVolumes] = await Promise.all([
     managedNamespaces(runtime).then((names) => namespacesWithVisibleClaims(runtime, person, names)),
     runtime.identity.decisions.allows(person, { resource: { verb: "list", ...KUBERNETES_RESOURCES.persistentVolumes } }),
