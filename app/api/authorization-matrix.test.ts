@@ -284,6 +284,9 @@ const MATRIX: Record<EndpointId, Cell> = {
     answers: developsInTeam(REAL_CLUSTER ? 502 : 200),
     ...(REAL_CLUSTER ? { because: "kwok's nodes run no containers: the helper pod is Running on paper, and no kubelet answers the exec" } : {}),
   },
+  listVolumeMoves: { request: async () => ({ params: await shared.claim() }), answers: seesTeam(200) },
+  // Each allowed move copies a claim of its own: a claim being moved is refused a second move.
+  moveVolume: { request: async (allowed) => ({ params: allowed ? await keptClaim() : await shared.claim(), body: { storageClassName: PORTABLE_CLASS } }), answers: developsInTeam(202) },
   deleteVolumeSnapshot: { request: snapshotParams, answers: developsInTeam(REAL_CLUSTER ? 404 : 200), because: "the real control plane has no snapshot to delete" },
   listTemplates: { request: async () => ({ query: { namespace: TEAM } }), answers: signedIn(200) },
   createTemplate: { request: async () => ({ body: templateSpec(unique("created-template")) }), answers: platformAdmin(201) },
@@ -365,8 +368,8 @@ afterAll(async () => {
     await claims.deleteNamespacedCustomObject({ group: "extensions.agents.x-k8s.io", version: "v1beta1", namespace: TEAM, plural: "sandboxclaims", name }).catch(() => undefined);
   }
   for (const name of templatesMade) await api.call("deleteTemplate", person("paula"), { params: { namespace: TEAM, name } });
-  // The helper pods that read the kept claim would go at their expiry, by a sweep of a Berth that is stopping now.
-  const helpers = `${api.runtime.config.gateway.labelPrefix}/helper=volume-reader`;
+  // The helper pods that read the kept claim, or copy claims, would go at their expiry or end, by a sweep of a Berth that is stopping now.
+  const helpers = `${api.runtime.config.gateway.labelPrefix}/helper in (volume-reader,volume-mover)`;
   await admin.kubeConfig.makeApiClient(CoreV1Api).deleteCollectionNamespacedPod({ namespace: TEAM, labelSelector: helpers, gracePeriodSeconds: 0 }).catch(() => undefined);
   // Berth cannot uncordon by itself; the admin can.
   if (maintained) await nodeResources(connectionFor(api.runtime.cluster.connection, { kind: "impersonate", person: person("paula") })).setUnschedulable(maintained.node, false);

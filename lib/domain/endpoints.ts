@@ -24,6 +24,7 @@ import { templateViewSchema } from "./template-view.ts";
 import { timelineEventSchema } from "./timeline.ts";
 import { volumeSchema } from "./volume.ts";
 import { cleanUpSchema } from "./clean-up.ts";
+import { volumeMoveListSchema, volumeMoveRequestSchema, volumeMoveSchema } from "./volume-move.ts";
 import { MAX_DOWNLOAD_BYTES, volumeDirectorySchema, volumeFileQuerySchema, volumeFilesQuerySchema, volumeReaderSchema } from "./volume-files.ts";
 import { restoreRequestSchema, snapshotRequestSchema, volumeSnapshotListSchema, volumeSnapshotSchema } from "./volume-snapshot.ts";
 import { createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
@@ -421,6 +422,27 @@ export const ENDPOINTS = {
     query: volumeFileQuerySchema,
     answers: { 200: { description: "The file's bytes, as an attachment", contentType: "application/octet-stream" } },
     problems: [400, 403, 404, 409, 413, 502, 503, 504],
+  },
+  listVolumeMoves: {
+    method: "GET",
+    path: "/api/v1/volumes/{namespace}/{name}/moves",
+    summary: "The claim's moves to another class, newest first: those under way (phase, bytes copied of the old claim's, as the kubelet last measured them) and the last few finished, from the claim's history",
+    access: kubernetes("get", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
+    params: volumeParams,
+    answers: ok(volumeMoveListSchema, "The claim's moves"),
+    problems: [404, 503],
+  },
+  moveVolume: {
+    method: "POST",
+    path: "/api/v1/volumes/{namespace}/{name}/moves",
+    summary: "Copy a bound claim nothing uses into a new, retained claim of a portable class (its volumes follow their pod), by a helper pod (restricted, source read-only) made as the caller, who also needs create on pods; the old claim is kept; a failed copy's new claim is deleted; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
+    params: volumeParams,
+    body: { schema: volumeMoveRequestSchema, required: true, validatedByHandler: true },
+    rate: "creates",
+    answers: accepted(volumeMoveSchema, "Started: the helper copies next"),
+    problems: [400, 403, 404, 409, 429, 503],
+    audit: { action: "volume.move", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
   },
   deleteVolumeSnapshot: {
     method: "DELETE",

@@ -1,16 +1,17 @@
 import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
+import type { VolumeMoverPodManifest } from "../render/volume-mover-pod.ts";
 import type { VolumeReaderPodManifest } from "../render/volume-reader-pod.ts";
 import type { ClusterConnection } from "./cluster-connection.ts";
 import { kube, nullIfNotFound } from "./kube-errors.ts";
 
-// The helper pods that read free claims, as intent-named calls: made and read as whoever the
-// connection acts as (the person), listed and deleted as Berth by its reconciler. A pod already
-// gone counts as deleted.
+// Berth's helper pods — those that read free claims and those that copy a workspace to another
+// class — as intent-named calls: made and read as whoever the connection acts as (the person),
+// listed and deleted as Berth by its reconciler. A pod already gone counts as deleted.
 
-export function volumeReaderPods(connection: ClusterConnection) {
+export function helperPods(connection: ClusterConnection) {
   const core = connection.kubeConfig.makeApiClient(CoreV1Api);
   return {
-    create: (manifest: VolumeReaderPodManifest): Promise<V1Pod> => kube(() => core.createNamespacedPod({ namespace: manifest.metadata.namespace, body: manifest })),
+    create: (manifest: VolumeReaderPodManifest | VolumeMoverPodManifest): Promise<V1Pod> => kube(() => core.createNamespacedPod({ namespace: manifest.metadata.namespace, body: manifest })),
 
     read: (namespace: string, name: string): Promise<V1Pod | null> => nullIfNotFound(() => core.readNamespacedPod({ namespace, name })),
 
@@ -27,4 +28,4 @@ export function volumeReaderPods(connection: ClusterConnection) {
   };
 }
 
-export type VolumeReaderPods = ReturnType<typeof volumeReaderPods>;
+export type HelperPods = ReturnType<typeof helperPods>;

@@ -50,6 +50,13 @@ export function volumeResources(connection: ClusterConnection, version: SandboxA
     setReclaimPolicy: (name: string, policy: "Retain" | "Delete", resourceVersion: string): Promise<V1PersistentVolume> =>
       kube(() => core.patchPersistentVolume({ name, body: { metadata: { resourceVersion }, spec: { persistentVolumeReclaimPolicy: policy } } }, mergePatch)),
 
+    /** Berth's claims that carry this label, in every namespace. */
+    listLabelledClaims: async (labelSelector: string): Promise<V1PersistentVolumeClaim[]> => (await kube(() => core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }))).items,
+
+    /** Takes a label off the claim with this uid (a claim recreated under its name is refused: its uid differs). */
+    removeClaimLabel: (namespace: string, name: string, uid: string, label: string): Promise<V1PersistentVolumeClaim> =>
+      kube(() => core.patchNamespacedPersistentVolumeClaim({ namespace, name, body: { metadata: { uid, labels: { [label]: null } } } }, mergePatch)),
+
     /** Asks for more storage; the resourceVersion makes it apply only to the claim that was read. */
     requestStorage: (namespace: string, name: string, size: string, resourceVersion: string): Promise<V1PersistentVolumeClaim> =>
       kube(() =>

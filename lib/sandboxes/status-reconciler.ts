@@ -22,7 +22,9 @@ import type { LiveSandboxes } from "./live-sandboxes.ts";
 import type { OperationsInFlight } from "./operations-in-flight.ts";
 import { RecordUpkeep } from "./record-upkeep.ts";
 import { sweepVolumeReaders } from "./volume-files.ts";
-import { volumeReaderPods } from "../kube/volume-reader-pods.ts";
+import { sweepVolumeMovers } from "./volume-move.ts";
+import { helperPods } from "../kube/helper-pods.ts";
+import { volumeResources } from "../kube/volume-resources.ts";
 import { SandboxWatches } from "./sandbox-watches.ts";
 import { StateVerification } from "./state-verification.ts";
 import { changed, checkpointing, detailsChanged, handoutEventOf, protectionEventOf, timelineEventsOf, verdictEventOf } from "./status-changes.ts";
@@ -153,6 +155,7 @@ export class StatusReconciler {
     if (this.leading()) {
       await this.upkeep.closeInterruptedCheckpoints();
       await this.sweepVolumeReaders().catch((error: unknown) => this.options.onError?.(error));
+      await this.sweepVolumeMovers().catch((error: unknown) => this.options.onError?.(error));
     }
     for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
     for (const sandbox of this.watches.sandboxes.list()) this.queue.add({ kind: "discover", namespace: sandbox.metadata!.namespace!, name: sandbox.metadata!.name! });
@@ -160,7 +163,13 @@ export class StatusReconciler {
 
   /** Helper pods that read free claims, once their time is up: whoever started them, whatever stopped half-way. */
   sweepVolumeReaders(): Promise<string[]> {
-    return sweepVolumeReaders({ pods: volumeReaderPods(this.options.connection), audit: this.options.store.audit, labelPrefix: this.options.labelPrefix, now: () => this.now() });
+    return sweepVolumeReaders({ pods: helperPods(this.options.connection), audit: this.options.store.audit, labelPrefix: this.options.labelPrefix, now: () => this.now() });
+  }
+
+  /** Helper pods that moved a workspace to another class, once they end or overrun: their end recorded, a failed copy's new claim deleted. */
+  sweepVolumeMovers(): Promise<string[]> {
+    const { connection, sandboxApiVersion, store, labelPrefix } = this.options;
+    return sweepVolumeMovers({ pods: helperPods(connection), volumes: volumeResources(connection, sandboxApiVersion), audit: store.audit, labelPrefix, now: () => this.now() });
   }
 
   private get views(): ClusterViewSources {

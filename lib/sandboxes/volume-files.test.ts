@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anActor } from "../domain/test-fixtures.ts";
 import { DEFAULT_VOLUME_READER_IMAGE } from "../config/server-config.ts";
 import { nodeResources } from "../kube/node-resources.ts";
-import { volumeReaderPods } from "../kube/volume-reader-pods.ts";
+import { helperPods } from "../kube/helper-pods.ts";
 import { renderVolumeReaderPod, VOLUME_READER_LIFETIME_SECONDS } from "../render/volume-reader-pod.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { deleteSandbox, execInSandbox } from "./sandbox-actions.ts";
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => world.stop());
 
-const helpers = () => volumeReaderPods(world.deps.connection).list(`${world.deps.defaults.labelPrefix}/helper=volume-reader`, "default");
+const helpers = () => helperPods(world.deps.connection).list(`${world.deps.defaults.labelPrefix}/helper=volume-reader`, "default");
 const historyOf = async (claim: string) =>
   (await world.deps.store.audit.listChanges({ limit: 20, targetKind: "PersistentVolumeClaim", targetId: `default/${claim}` })).items.map((entry) => [entry.action, entry.actor]).reverse();
 
@@ -112,7 +112,7 @@ describe("a claim nothing mounts", () => {
     const claim = await freeClaim("files-expiry");
     const { reader } = await startVolumeReader(deps, "default", claim, alice);
     const later = () => new Date(Date.now() + (VOLUME_READER_LIFETIME_SECONDS + 1) * 1000);
-    const removed = await sweepVolumeReaders({ pods: volumeReaderPods(world.deps.connection), audit: world.deps.store.audit, labelPrefix: world.deps.defaults.labelPrefix, now: later });
+    const removed = await sweepVolumeReaders({ pods: helperPods(world.deps.connection), audit: world.deps.store.audit, labelPrefix: world.deps.defaults.labelPrefix, now: later });
     expect({ removed: removed.includes(`default/${reader.kind === "helper-pod" ? reader.pod : ""}`), history: await historyOf(claim) }).toEqual({
       removed: true,
       history: [["volume.reader-start", "alice"], ["volume.reader-remove", "berth"]],
@@ -123,7 +123,7 @@ describe("a claim nothing mounts", () => {
     const claim = await freeClaim("files-orphan");
     // What a start does before it waits for the pod: the Berth that made it never came back.
     const longAgo = new Date(Date.now() - 2 * VOLUME_READER_LIFETIME_SECONDS * 1000);
-    const orphan = await volumeReaderPods(world.deps.connection).create(renderVolumeReaderPod({ namespace: "default", claim, image: DEFAULT_VOLUME_READER_IMAGE, startedBy: "alice", now: longAgo }, world.deps.defaults.labelPrefix));
+    const orphan = await helperPods(world.deps.connection).create(renderVolumeReaderPod({ namespace: "default", claim, image: DEFAULT_VOLUME_READER_IMAGE, startedBy: "alice", now: longAgo }, world.deps.defaults.labelPrefix));
     await world.reconciler.resyncAll();
     expect((await helpers()).map((pod) => pod.metadata?.name)).not.toContain(orphan.metadata?.name);
   });

@@ -5,7 +5,7 @@ import { listCommand, MAX_DOWNLOAD_BYTES, MAX_LISTED_ENTRIES, parseListing, read
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import { ExecOutputTooLargeError, execInPodForBytes, type ExecBytesResult } from "../kube/pod-exec.ts";
-import { volumeReaderPods, type VolumeReaderPods } from "../kube/volume-reader-pods.ts";
+import { helperPods, type HelperPods } from "../kube/helper-pods.ts";
 import { renderVolumeReaderPod, VOLUME_READER_CONTAINER, VOLUME_READER_HELPER, VOLUME_READER_LIFETIME_SECONDS, VOLUME_READER_MOUNT_PATH, volumeReaderKeys } from "../render/volume-reader-pod.ts";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import type { Store } from "../store/index.ts";
@@ -124,7 +124,7 @@ async function existingReader(deps: VolumeFilesDeps, namespace: string, claim: s
     if (mounting) return mounting;
   }
   const keys = volumeReaderKeys(deps.labelPrefix);
-  const helper = (await volumeReaderPods(deps.connection).list(helperSelector(deps.labelPrefix), namespace)).find(
+  const helper = (await helperPods(deps.connection).list(helperSelector(deps.labelPrefix), namespace)).find(
     (pod) => pod.metadata?.annotations?.[keys.claim] === claim && isRunning(pod) && !pod.metadata.deletionTimestamp && timeLeftMs(pod, keys.expiresAt, nowOf(deps)) > MIN_HELPER_TIME_LEFT_MS,
   );
   return helper ? helperReader(helper, deps.labelPrefix) : null;
@@ -142,7 +142,7 @@ function helperReader(pod: V1Pod, labelPrefix: string): ReachedClaim {
 
 /** The running container of the pod that mounts the claim, and where; null when it is not running (a helper reads it then). */
 async function mountingContainer(deps: VolumeFilesDeps, namespace: string, podName: string, claim: string): Promise<ReachedClaim | null> {
-  const pod = await volumeReaderPods(deps.connection).read(namespace, podName);
+  const pod = await helperPods(deps.connection).read(namespace, podName);
   if (!pod || pod.status?.phase !== "Running" || pod.metadata?.deletionTimestamp) return null;
   const volumeName = pod.spec?.volumes?.find((one) => one.persistentVolumeClaim?.claimName === claim)?.name;
   const running = new Set(pod.status?.containerStatuses?.filter((status) => status.state?.running).map((status) => status.name));
@@ -159,7 +159,7 @@ async function mountingContainer(deps: VolumeFilesDeps, namespace: string, podNa
 }
 
 async function startHelper(deps: VolumeFilesDeps, namespace: string, claim: string, actor: Actor): Promise<ReachedClaim> {
-  const pods = volumeReaderPods(deps.connection);
+  const pods = helperPods(deps.connection);
   const manifest = renderVolumeReaderPod({ namespace, claim, image: deps.image, startedBy: actor.username, now: nowOf(deps) }, deps.labelPrefix);
   const created = await pods.create(manifest);
   const name = created.metadata!.name!;
@@ -205,7 +205,7 @@ const helperSelector = (labelPrefix: string) => `${berthLabelKeys(labelPrefix).m
 
 export interface VolumeReaderSweepDeps {
   /** As Berth itself. */
-  pods: VolumeReaderPods;
+  pods: HelperPods;
   audit: Pick<Store["audit"], "recordChange">;
   labelPrefix: string;
   now: () => Date;

@@ -13,6 +13,8 @@ import type { ClaimUsage } from "../domain/volume-usage.ts";
 import type { VolumeActionDeps, VolumeCreationDeps } from "../sandboxes/volume-actions.ts";
 import type { SnapshotDeps } from "../sandboxes/volume-snapshots.ts";
 import type { VolumeFilesDeps } from "../sandboxes/volume-files.ts";
+import type { VolumeMoveDeps } from "../sandboxes/volume-move.ts";
+import { helperPods } from "../kube/helper-pods.ts";
 import { ClusterUnavailableError } from "./api-problems.ts";
 import { managedNamespaces, namespaceChoices } from "./managed-namespaces.ts";
 import type { Runtime } from "./runtime.ts";
@@ -72,6 +74,22 @@ export async function volumeFilesDeps(runtime: Runtime, as: ClusterConnection): 
   const reconciler = watchingReconciler(runtime);
   const defaults = await effectiveGatewayDefaults(runtime);
   return { connection: as, volumes: () => reconciler.volumes(), audit: runtime.store.audit, labelPrefix: defaults.labelPrefix, image: runtime.config.volumeReaderImage };
+}
+
+/** What moving a workspace to another class needs: the claims Berth knows and how full they are, the classes (as Berth), and the helper pods' image; the claim and the pod made as `as`. */
+export async function volumeMoveDeps(runtime: Runtime, as: ClusterConnection): Promise<VolumeMoveDeps> {
+  const reconciler = watchingReconciler(runtime);
+  const [{ sandboxApiVersion }, defaults] = await Promise.all([sandboxServiceDeps(runtime), effectiveGatewayDefaults(runtime)]);
+  return {
+    volumes: volumeResources(as, sandboxApiVersion),
+    pods: helperPods(as),
+    known: () => reconciler.volumes(),
+    withUsage: (volumes) => runtime.volumeUsage.withUsage(volumes),
+    storageClasses: () => listStorageClassViews(runtime.cluster.connection),
+    audit: runtime.store.audit,
+    labelPrefix: defaults.labelPrefix,
+    image: runtime.config.volumeReaderImage,
+  };
 }
 
 /** What storage is left over that the person may see: claims and snapshots of the namespaces where they may list claims, Released volumes if they may list volumes. */
