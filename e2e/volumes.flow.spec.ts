@@ -342,3 +342,35 @@ test("what is left over is deleted in one step behind a typed confirmation, each
     expect.arrayContaining(["volume.delete", "volume.pv-delete", "volume.snapshot-delete"]),
   );
 });
+
+test("a node-pinned workspace is moved to a portable class from its page: the copy's end shown, the old claim kept", async ({ page, request }) => {
+  const name = uniqueName("move");
+  const claim = `workspace-${name}`;
+  const id = await createSandbox(request, { name, workspace: { claim: { ownership: "retain", storageClassName: "local-path" } } });
+  await expect.poll(async () => (await request.post(`/api/v1/sandboxes/${id}/exec`, { data: { command: ["sh", "-c", "printf 'keep me\\n' > /sandbox/notes.txt"] } })).status(), { timeout: 30_000 }).toBe(200);
+  expect((await request.delete(`/api/v1/sandboxes/${id}`)).status()).toBe(200);
+  // A claim is moved once nothing uses it: the sandbox's pod is gone.
+  await expect.poll(async () => ((await (await request.get("/api/v1/volumes?namespace=default")).json()) as { items: { name: string; attachedTo: unknown }[] }).items.find((one) => one.name === claim)?.attachedTo, { timeout: 30_000 }).toBeNull();
+  try {
+    await page.goto(`/volumes/default/${claim}`);
+    await expect(page.getByText(/^Its volume lives on node \S+ alone/)).toBeVisible();
+    await page.getByRole("button", { name: "Move to a portable class" }).click();
+    const dialog = page.getByRole("dialog", { name: `Move ${claim} to a portable class` });
+    await expect(dialog.getByRole("combobox", { name: "Portable class" })).toHaveValue("portable");
+    await expect(dialog.getByRole("textbox", { name: "New claim" })).toHaveValue(`${claim}-moved`);
+    await dialog.getByRole("button", { name: "Copy into the new claim" }).click();
+    await expect(dialog).toBeHidden();
+    const moves = page.getByRole("list", { name: `Moves of ${claim}` });
+    await expect(moves.getByRole("status")).toHaveText(/^Copied/, { timeout: 30_000 });
+    await expect(moves.getByRole("link", { name: `Start a sandbox on ${claim}-moved` })).toHaveAttribute("href", `/sandboxes/new?claim=default%2F${claim}-moved`);
+    await expect(moves).toContainText(`${claim} is kept as it was`);
+
+    expect((await request.post(`/api/v1/volumes/default/${claim}-moved/files/reader`)).status()).toBe(200);
+    expect(await (await request.get(`/api/v1/volumes/default/${claim}-moved/files/content?path=/notes.txt`)).text()).toBe("keep me\n");
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Changes to this claim" })).toContainText("volume.move");
+  } finally {
+    // The old claim is the person's to delete once they have the copy; the copy stays, its reader helper expiring by itself.
+    await request.delete(`/api/v1/volumes/default/${claim}`);
+  }
+});

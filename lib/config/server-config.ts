@@ -38,7 +38,7 @@ export interface ServerConfig {
    * one process alone may open (it is always the writer).
    */
   leaderElection: LeaderElectionConfig | null;
-  /** The image of the helper pods that read a claim no running pod mounts (BERTH_VOLUME_READER_IMAGE): it needs sh, stat and cat. */
+  /** The image of the helper pods that read a claim no running pod mounts, and that copy a workspace to a portable class (BERTH_VOLUME_READER_IMAGE): it needs sh, stat, cat and cp. */
   volumeReaderImage: string;
   configFile: string | null;
 }
@@ -137,7 +137,7 @@ function resolveGateway(inputs: ConfigInputs, fromFile: Record<string, unknown>,
 function resolveVolumeReaderImage(inputs: ConfigInputs, problems: string[]): string | null {
   const image = inputs.env.BERTH_VOLUME_READER_IMAGE ?? DEFAULT_VOLUME_READER_IMAGE;
   if (/^[^\s]+$/.test(image) && image.length <= 512) return image;
-  problems.push(`BERTH_VOLUME_READER_IMAGE = ${JSON.stringify(image)}: not an image reference. Allowed: a reference such as ${DEFAULT_VOLUME_READER_IMAGE} or registry.example.com/tools/busybox@sha256:…, with sh, stat and cat.`);
+  problems.push(`BERTH_VOLUME_READER_IMAGE = ${JSON.stringify(image)}: not an image reference. Allowed: a reference such as ${DEFAULT_VOLUME_READER_IMAGE} or registry.example.com/tools/busybox@sha256:…, with sh, stat, cat and cp.`);
   return null;
 }
 

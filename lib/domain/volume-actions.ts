@@ -89,11 +89,14 @@ export function startFromClaimHref(volume: Pick<Volume, "namespace" | "name">): 
   return `/sandboxes/new?claim=${volume.namespace}/${volume.name}`;
 }
 
-/** What the Volumes page offers per class: Expand where claims can grow, Clone where the driver fills a claim from a source. */
+/** What the Volumes page offers per class: Expand where claims can grow, Clone where the driver fills a claim from a source, Move to the classes whose volumes follow their pod. */
 export interface VolumeClassTraits {
   expandable: readonly string[];
   clonable: readonly string[];
+  portable: readonly string[];
 }
+
+export const NO_CLASS_TRAITS: VolumeClassTraits = { expandable: [], clonable: [], portable: [] };
 
 /** Where the claim form takes a claim to clone it. */
 export function cloneClaimHref(volume: Pick<Volume, "namespace" | "name">): string {

@@ -53,10 +53,11 @@ export async function snapshotServiceDeps(runtime: Runtime, as: ClusterConnectio
   return { ...(await volumeCreationDeps(runtime, as)), snapshots: snapshotResources(as) };
 }
 
-/** Which classes' claims can grow, and which can be cloned (their CSI driver fills a claim from a source), for the Volumes page to offer Expand and Clone only there. */
+/** Which classes' claims can grow, which can be cloned (their CSI driver fills a claim from a source), and which are portable, for the Volumes pages to offer Expand, Clone and Move only there. */
 export async function volumeClassTraits(runtime: Runtime): Promise<VolumeClassTraits> {
   const classes = await listStorageClassViews(runtime.cluster.connection);
-  return { expandable: classes.filter((one) => one.allowVolumeExpansion).map((one) => one.name), clonable: classes.filter((one) => one.snapshots).map((one) => one.name) };
+  const names = (keep: (one: (typeof classes)[number]) => boolean) => classes.filter(keep).map((one) => one.name);
+  return { expandable: names((one) => one.allowVolumeExpansion), clonable: names((one) => one.snapshots), portable: names((one) => one.placement === "portable") };
 }
 
 /** How full each of these claims of a namespace is, by name: those Berth knows, measured where a pod mounts them. */

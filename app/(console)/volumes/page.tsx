@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import buttons from "@/app/components/buttons.module.css";
 import { PageHeader } from "@/app/components/page-header.tsx";
+import { NO_CLASS_TRAITS } from "@/lib/domain/volume-actions.ts";
 import { volumeClassTraits } from "@/lib/server/volume-service.ts";
 import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
 import { requireViewer } from "../_components/page-caller.ts";
@@ -18,8 +19,7 @@ export default async function VolumesPage() {
   const visible = await namespacesWithVisibleClaims(runtime, caller.person, known.map((volume) => volume.namespace));
   const volumes = JSON.parse(JSON.stringify(await runtime.volumeUsage.withUsage(known.filter((volume) => visible.has(volume.namespace)))));
   // Classes change rarely; without them the page still lists every claim, only without Expand and Clone.
-  const none = { expandable: [], clonable: [] };
-  const classes = reconciler ? await volumeClassTraits(runtime).catch(() => none) : none;
+  const classes = reconciler ? await volumeClassTraits(runtime).catch(() => NO_CLASS_TRAITS) : NO_CLASS_TRAITS;
   return (
     <>
       <PageHeader

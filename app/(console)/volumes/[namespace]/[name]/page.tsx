@@ -6,12 +6,13 @@ import { SandboxChanges } from "@/app/(console)/sandboxes/[id]/_components/sandb
 import { Section } from "@/app/(console)/sandboxes/[id]/_components/section.tsx";
 import { PageHeader } from "@/app/components/page-header.tsx";
 import { UsageMeter } from "@/app/components/usage-meter.tsx";
-import { reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
+import { NO_CLASS_TRAITS, reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
 import { namespacesWithVisibleClaims } from "@/lib/server/visibility.ts";
 import { volumeClassTraits } from "@/lib/server/volume-service.ts";
 import { requireViewer } from "../../../_components/page-caller.ts";
 import { OWNERSHIP_LIFECYCLE } from "../../_components/volume-rows.ts";
 import { ClaimFiles } from "./_components/claim-files.tsx";
+import { ClaimMoves } from "./_components/claim-moves.tsx";
 import { ClaimSnapshots } from "./_components/claim-snapshots.tsx";
 
 export const metadata: Metadata = { title: "Claim" };
@@ -29,7 +30,7 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
   const known = visible.has(namespace) && reconciler ? (await reconciler.volumes()).find((one) => one.namespace === namespace && one.name === name) : undefined;
   if (!known) notFound();
   const volume = (await runtime.volumeUsage.withUsage([known]))[0] ?? known;
-  const classes: VolumeClassTraits = await volumeClassTraits(runtime).catch(() => ({ expandable: [], clonable: [] }));
+  const classes: VolumeClassTraits = await volumeClassTraits(runtime).catch(() => NO_CLASS_TRAITS);
   const bound = volume.persistentVolume;
   const history = await runtime.store.audit.listChanges({ limit: HISTORY_SHOWN, targetKind: "PersistentVolumeClaim", targetId: `${namespace}/${name}` });
   return (
@@ -55,6 +56,7 @@ export default async function ClaimPage({ params }: { params: Promise<{ namespac
       </Section>
       <ClaimFiles namespace={namespace} claim={name} mounted={volume.attachedTo !== null} />
       <ClaimSnapshots namespace={namespace} claim={name} snapshotsSupported={volume.storageClassName !== null && classes.clonable.includes(volume.storageClassName)} storageClassName={volume.storageClassName} />
+      <ClaimMoves namespace={namespace} claim={name} pinnedToNode={volume.pinnedToNode} portableClasses={[...classes.portable]} />
       <Section title="History">
         <SandboxChanges subject="claim" entries={history.items} more={history.nextCursor !== null} />
       </Section>
