@@ -204,6 +204,33 @@ test("a claim's page takes a snapshot, restores it into a new claim, and deletes
   }
 });
 
+test("a snapshot is restored and a sandbox started on the new claim in one step", async ({ page, request }) => {
+  const name = uniqueName("restart");
+  const restored = `${name}-restored`;
+  expect((await request.post("/api/v1/volumes", { data: { name, size: "1Gi", storageClassName: "portable" } })).status()).toBe(201);
+  // A claim is snapshotted once bound: its provisioner takes a moment.
+  await expect.poll(async () => (await request.post(`/api/v1/volumes/default/${name}/snapshots`, { data: {} })).status(), { timeout: 20_000 }).toBe(202);
+  let sandboxId: string | undefined;
+  try {
+    await page.goto(`/volumes/default/${name}`);
+    const row = page.getByRole("region", { name: `Snapshots of ${name}` }).getByRole("row").filter({ hasText: name });
+    await expect(row.getByText("Ready", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await row.getByRole("button", { name: /^Restore / }).click();
+    const dialog = page.getByRole("dialog", { name: /^Restore / });
+    await dialog.getByRole("checkbox", { name: "Also start a sandbox on it" }).check();
+    await expect(dialog.getByRole("textbox", { name: "Sandbox name" })).toHaveValue(restored);
+    await dialog.getByRole("button", { name: "Restore and start the sandbox" }).click();
+    await expect(page).toHaveURL(/\/sandboxes\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+    sandboxId = page.url().split("/").at(-1);
+    await expect(page.getByRole("heading", { level: 1, name: restored })).toBeVisible();
+    const sandbox = (await (await request.get(`/api/v1/sandboxes/${sandboxId}`)).json()) as { spec: { workspace: { claim: { claimName: string } } } };
+    expect(sandbox.spec.workspace.claim.claimName).toBe(restored);
+  } finally {
+    if (sandboxId) await request.delete(`/api/v1/sandboxes/${sandboxId}`);
+    for (const claim of [restored, name]) await expect.poll(async () => (await request.delete(`/api/v1/volumes/default/${claim}`)).status(), { timeout: 30_000 }).not.toBe(409);
+  }
+});
+
 test("a claim whose class takes no snapshots says so on its page instead of offering the button", async ({ page, request, browserErrors }) => {
   const name = uniqueName("nosnap");
   const id = await createSandbox(request, { name, workspace: { claim: { ownership: "retain", storageClassName: "local-path" } } });

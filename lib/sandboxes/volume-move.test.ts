@@ -123,6 +123,23 @@ describe("moving a free node-pinned workspace to the portable class", () => {
   });
 });
 
+describe("a copy under way", () => {
+  it("reports the bytes in the new claim of those in the old one, as their kubelet measured them", async () => {
+    const claim = await pinnedFreeClaim("move-progress");
+    const pinned = (await world.reconciler.volumes()).find((one) => one.name === claim)!.pinnedToNode!;
+    // Held off its node, the copy stays under way while its figures are read.
+    await nodeResources(world.deps.connection).setUnschedulable(pinned, true);
+    try {
+      const measured: VolumeMoveDeps = { ...deps, withUsage: async (volumes) => volumes.map((one) => ({ ...one, usedBytes: one.name === claim ? 4096 : 1024 })) };
+      await startVolumeMove(measured, "default", claim, { storageClassName: "portable" }, alice);
+      const [move] = await listVolumeMoves(measured, "default", claim);
+      expect([move?.phase, move?.copiedBytes, move?.totalBytes]).toEqual(["Starting", 1024, 4096]);
+    } finally {
+      await nodeResources(world.deps.connection).setUnschedulable(pinned, false);
+    }
+  });
+});
+
 describe("a copy that fails", () => {
   it("is recorded as failed, saying why, and its half-filled claim deleted by the sweep", async () => {
     const claim = await pinnedFreeClaim("move-fails");

@@ -122,26 +122,26 @@ export async function startVolumeMove(deps: VolumeMoveDeps, namespace: string, n
 
 /** The claim's moves, newest first: those under way or ended but not yet recorded (from their pods, with the bytes copied so far), then the last few recorded. */
 export async function listVolumeMoves(deps: VolumeMoveDeps, namespace: string, name: string): Promise<VolumeMove[]> {
-  const volume = (await deps.known()).find((one) => one.namespace === namespace && one.name === name);
-  if (!volume) throw new VolumeNotFoundError(namespace, name);
+  const known = await deps.known();
+  if (!known.some((one) => one.namespace === namespace && one.name === name)) throw new VolumeNotFoundError(namespace, name);
   const keys = volumeMoverKeys(deps.labelPrefix);
   const [movers, finished] = await Promise.all([
     deps.pods.list(moverSelector(deps.labelPrefix), namespace),
     deps.audit.listChanges({ limit: FINISHED_SHOWN, targetKind: "PersistentVolumeClaim", targetId: `${namespace}/${name}`, action: MOVE_FINISH }),
   ]);
   const live = movers.filter((pod) => pod.metadata?.annotations?.[keys.source] === name).map((pod) => moveOfPod(pod, deps.labelPrefix));
-  const measured = await withCopiedBytes(deps, live);
+  const measured = await withCopiedBytes(deps, known, live);
   const livePods = new Set(live.map((move) => move.pod));
   const recorded = finished.items.map(moveOfRecord).filter((move): move is VolumeMove => move !== null && !livePods.has(move.pod));
   return [...measured.sort((a, b) => b.startedAt.localeCompare(a.startedAt)), ...recorded];
 }
 
 /** The bytes in each new claim and in its old one, as their kubelet last measured them. */
-async function withCopiedBytes(deps: VolumeMoveDeps, moves: VolumeMove[]): Promise<VolumeMove[]> {
+async function withCopiedBytes(deps: VolumeMoveDeps, known: Volume[], moves: VolumeMove[]): Promise<VolumeMove[]> {
   if (moves.length === 0) return moves;
   const namespace = moves[0]!.namespace;
   const names = new Set(moves.flatMap((move) => [move.source, move.target]));
-  const measured = await deps.withUsage((await deps.known()).filter((one) => one.namespace === namespace && names.has(one.name)));
+  const measured = await deps.withUsage(known.filter((one) => one.namespace === namespace && names.has(one.name)));
   const used = new Map(measured.map((one) => [one.name, one.usedBytes ?? null]));
   return moves.map((move) => ({ ...move, copiedBytes: used.get(move.target) ?? null, totalBytes: used.get(move.source) ?? null }));
 }

@@ -3,6 +3,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { api, send } from "@/app/(console)/_components/api-client.ts";
 import { TypedDeleteDialog } from "@/app/(console)/_components/typed-delete-dialog.tsx";
@@ -15,7 +16,8 @@ import type { VolumeSnapshot } from "@/lib/domain/volume-snapshot.ts";
 
 // A claim's snapshots, kept current while one is being cut or deleted: take one (where the
 // class's driver takes them; elsewhere the reason instead of the button), restore one into a new
-// claim, delete one behind a typed confirmation. Each is done as the person, who may or may not.
+// claim (and, in the same step, start a sandbox on it), delete one behind a typed confirmation.
+// Each is done as the person, who may or may not.
 
 const POLL_MS = 2_000;
 
@@ -84,7 +86,7 @@ export function ClaimSnapshots({ namespace, claim, snapshotsSupported, storageCl
                   <td className={tableStyles.numeric}>{snapshot.restoreSize ?? "—"}</td>
                   <td>{snapshot.createdAt ? new Date(snapshot.createdAt).toLocaleString() : "—"}</td>
                   <td>
-                    {snapshot.readyToUse && !snapshot.deleting && may("createClaims") ? <RestoreDialog namespace={namespace} claim={claim} snapshot={snapshot} /> : null}
+                    {snapshot.readyToUse && !snapshot.deleting && may("createClaims") ? <RestoreDialog namespace={namespace} claim={claim} snapshot={snapshot} mayStartSandbox={permissionIn(you, "createSandboxes", namespace).allowed} /> : null}
                     {!snapshot.deleting && may("deleteSnapshots") ? (
                       <TypedDeleteDialog
                         name={snapshot.name}
@@ -106,27 +108,54 @@ export function ClaimSnapshots({ namespace, claim, snapshotsSupported, storageCl
   );
 }
 
-/** A new claim from the snapshot, named here; once made, a link to it. */
-function RestoreDialog({ namespace, claim, snapshot }: { namespace: string; claim: string; snapshot: VolumeSnapshot }) {
+/** A sandbox name from the claim's: a DNS label of at most 63 characters. */
+const sandboxNameFrom = (claim: string) => `${claim.replace(/^workspace-/, "").replace(/[^a-z0-9-]/g, "-").slice(0, 54).replace(/-+$/, "")}-restored`;
+
+/**
+ * A new claim from the snapshot, named here; once made, a link to it — or, when asked, a sandbox
+ * started on it in the same step (its pod waits while the driver fills the claim), and its page.
+ */
+function RestoreDialog({ namespace, claim, snapshot, mayStartSandbox }: { namespace: string; claim: string; snapshot: VolumeSnapshot; mayStartSandbox: boolean }) {
   const ids = useId();
+  const router = useRouter();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState(`${claim}-restored`);
+  const [startSandbox, setStartSandbox] = useState(false);
+  const [sandboxName, setSandboxName] = useState(sandboxNameFrom(claim));
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ field: "name" | "sandbox" | null; message: string } | null>(null);
   const [made, setMade] = useState<string | null>(null);
 
   async function restore() {
     setBusy(true);
     setProblem(null);
-    const result = await send(() => api.restoreVolumeSnapshot({ params: { namespace, name: claim, snapshot: snapshot.name }, body: { name: name.trim() } }));
+    const restored = made ?? (await restoreClaim());
+    if (restored && startSandbox) await startSandboxOn(restored);
     setBusy(false);
+  }
+
+  async function restoreClaim(): Promise<string | null> {
+    const result = await send(() => api.restoreVolumeSnapshot({ params: { namespace, name: claim, snapshot: snapshot.name }, body: { name: name.trim() } }));
     if (!result.ok) {
-      setProblem(result.fields.find((one) => one.field === "name")?.message ?? result.message);
-      return;
+      const field = result.fields.find((one) => one.field === "name");
+      setProblem({ field: field ? "name" : null, message: field?.message ?? result.message });
+      return null;
     }
     setMade(result.body.name);
     void queryClient.invalidateQueries({ queryKey: ["volumes"] });
+    return result.body.name;
+  }
+
+  async function startSandboxOn(restored: string) {
+    const result = await send(() => api.createSandbox({ body: { name: sandboxName.trim(), namespace, workspace: { backend: "pvc", claim: { ownership: "existing", claimName: restored } } } }));
+    if (!result.ok || "dryRun" in result.body) {
+      // The claim is made and stays: the person can start a sandbox on it from the form instead.
+      setProblem({ field: "sandbox", message: result.ok ? "The sandbox was not started." : (result.fields[0]?.message ?? result.message) });
+      return;
+    }
+    await queryClient.invalidateQueries({ queryKey: ["sandboxes"] });
+    router.push(`/sandboxes/${result.body.id}`);
   }
 
   return (
@@ -152,11 +181,16 @@ function RestoreDialog({ namespace, claim, snapshot }: { namespace: string; clai
           <Dialog.Description className={dialog.text}>
             A new claim holding what {claim} held when the snapshot was taken, of the same class and at least {snapshot.restoreSize ?? "its"} in size. {claim} itself is not touched.
           </Dialog.Description>
-          {made ? (
+          {made && !busy ? (
             <>
               <p role="status" className={dialog.text}>
                 Restored into <Link href={`/volumes/${namespace}/${made}`}>{made}</Link>: the driver fills it now. Berth keeps it for a sandbox to take up as its workspace.
               </p>
+              {problem?.field === "sandbox" ? (
+                <p role="alert" className={dialog.error}>
+                  No sandbox was started on it: {problem.message}
+                </p>
+              ) : null}
               <div className={dialog.actions}>
                 <Link className={buttons.primary} href={`/sandboxes/new?${new URLSearchParams({ claim: `${namespace}/${made}` })}`}>
                   Start a sandbox on it
@@ -179,11 +213,26 @@ function RestoreDialog({ namespace, claim, snapshot }: { namespace: string; clai
               <label htmlFor={`${ids}-name`} className={dialog.label}>
                 New claim
               </label>
-              <input id={`${ids}-name`} className={dialog.input} value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" spellCheck={false} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${ids}-error` : undefined} />
-              {problem ? (
+              <input id={`${ids}-name`} className={dialog.input} value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" spellCheck={false} aria-invalid={problem?.field === "name" ? true : undefined} aria-describedby={problem?.field === "name" ? `${ids}-error` : undefined} />
+              {problem && problem.field !== "sandbox" ? (
                 <p id={`${ids}-error`} role="alert" className={dialog.error}>
-                  {problem}
+                  {problem.message}
                 </p>
+              ) : null}
+              {mayStartSandbox ? (
+                <>
+                  <label className={dialog.label}>
+                    <input type="checkbox" checked={startSandbox} onChange={(event) => setStartSandbox(event.target.checked)} /> Also start a sandbox on it
+                  </label>
+                  {startSandbox ? (
+                    <>
+                      <label htmlFor={`${ids}-sandbox`} className={dialog.label}>
+                        Sandbox name
+                      </label>
+                      <input id={`${ids}-sandbox`} className={dialog.input} value={sandboxName} onChange={(event) => setSandboxName(event.target.value)} autoComplete="off" spellCheck={false} />
+                    </>
+                  ) : null}
+                </>
               ) : null}
               <div className={dialog.actions}>
                 <Dialog.Close asChild>
@@ -192,7 +241,7 @@ function RestoreDialog({ namespace, claim, snapshot }: { namespace: string; clai
                   </button>
                 </Dialog.Close>
                 <button type="submit" className={buttons.primary} disabled={busy}>
-                  {busy ? "Restoring…" : "Restore into a new claim"}
+                  {busy ? (made ? "Starting the sandbox…" : "Restoring…") : startSandbox ? "Restore and start the sandbox" : "Restore into a new claim"}
                 </button>
               </div>
             </form>
