@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anActor } from "../domain/test-fixtures.ts";
 import { snapshotResources } from "../kube/snapshot-resources.ts";
+import { helperPods } from "../kube/helper-pods.ts";
 import { volumeResources } from "../kube/volume-resources.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { findLeftovers, type CleanUpScope, type CleanUpSources } from "./clean-up.ts";
@@ -27,7 +28,7 @@ beforeAll(async () => {
     sandboxDeletedAt: async (id) => (await world.deps.store.sandboxes.getSandbox(id))?.deletedAt ?? null,
     listSnapshots: (namespace) => snapshots.listSnapshots(namespace),
   };
-  actions = { store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes() };
+  actions = { store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes(), readers: { pods: helperPods(world.deps.connection), labelPrefix: world.deps.defaults.labelPrefix } };
 });
 afterAll(() => world.stop());
 

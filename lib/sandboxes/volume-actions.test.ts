@@ -1,5 +1,6 @@
 import { anActor } from "../domain/test-fixtures.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { helperPods } from "../kube/helper-pods.ts";
 import { volumeResources } from "../kube/volume-resources.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { snapshotResources } from "../kube/snapshot-resources.ts";
@@ -18,7 +19,7 @@ const uniqueName = (what: string) => `${what}-${Date.now().toString(36)}-${++cou
 
 beforeAll(async () => {
   world = await startReconciledWorld();
-  deps = { store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes() };
+  deps = { store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes(), readers: { pods: helperPods(world.deps.connection), labelPrefix: world.deps.defaults.labelPrefix } };
 });
 afterAll(() => world.stop());
 

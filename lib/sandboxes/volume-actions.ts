@@ -1,3 +1,4 @@
+import type { V1Pod } from "@kubernetes/client-node";
 import type { Actor } from "../domain/audit.ts";
 import type { StorageClassView } from "../domain/storage-class.ts";
 import type { Volume } from "../domain/volume.ts";
@@ -7,7 +8,9 @@ import { renderStandaloneClaim } from "../render/standalone-claim.ts";
 import { problemsFromZodError } from "../domain/problems.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { SnapshotResources } from "../kube/snapshot-resources.ts";
+import type { HelperPods } from "../kube/helper-pods.ts";
 import type { VolumeResources } from "../kube/volume-resources.ts";
+import { volumeReaderKeys, VOLUME_READER_HELPER } from "../render/volume-reader-pod.ts";
 import type { Store } from "../store/index.ts";
 import { auditedChange } from "./audited-change.ts";
 import { claimUsers } from "./claim-users.ts";
@@ -26,6 +29,8 @@ export interface VolumeActionDeps {
   volumes: VolumeResources;
   /** The claims Berth knows, as GET /api/v1/volumes lists them. */
   known: () => Promise<Volume[]>;
+  /** Berth's helper pods that read claims, as the same person: a claim's delete takes its readers with it. */
+  readers: { pods: HelperPods; labelPrefix: string };
 }
 
 export interface VolumeCreationDeps {
@@ -134,17 +139,25 @@ export async function createVolume(deps: VolumeCreationDeps, input: unknown, act
 }
 
 /**
- * Deletes a claim no pod and no live sandbox uses (409 naming the users otherwise). A pod that
- * starts to mount it in the moment between check and delete keeps it alive anyway: Kubernetes'
- * pvc-protection finalizer holds a used claim in Terminating until that pod is gone.
+ * Deletes a claim no pod and no live sandbox uses (409 naming the users otherwise). Berth's own
+ * read-only helpers that read it (the claim's Files) are not users: they are deleted first, as the
+ * person, so the claim goes now rather than when they expire. A pod that starts to mount it in the
+ * moment between check and delete keeps it alive anyway: Kubernetes' pvc-protection finalizer
+ * holds a used claim in Terminating until that pod is gone.
  */
 export async function deleteVolume(deps: VolumeActionDeps, namespace: string, name: string, actor: Actor): Promise<{ uid: string; ownership: Volume["ownership"]; sandbox: string | null }> {
   return auditedChange(deps.store.audit, { actor, action: "volume.delete", targetKind: "PersistentVolumeClaim", namespace, name, detailsOf: (done) => done }, async () => {
     const { volume, claim, uid } = await knownClaim(deps, namespace, name);
     const [pods, sandboxes] = await Promise.all([deps.volumes.listPods(namespace), deps.volumes.listSandboxes(namespace)]);
-    const users = claimUsers(claim, volume, pods, sandboxes);
+    const isReader = (pod: V1Pod) => pod.metadata?.labels?.[volumeReaderKeys(deps.readers.labelPrefix).helper] === VOLUME_READER_HELPER;
+    const users = claimUsers(claim, volume, pods.filter((pod) => !isReader(pod)), sandboxes);
     if (users.length > 0) throw new VolumeInUseError(namespace, name, users);
     if (claim.metadata?.deletionTimestamp) throw new VolumeStateError(`Claim ${namespace}/${name} is already being deleted.`);
+    const readers = pods.filter((pod) => isReader(pod) && pod.spec?.volumes?.some((one) => one.persistentVolumeClaim?.claimName === name));
+    for (const reader of readers) {
+      await deps.readers.pods.delete(namespace, reader.metadata!.name!, reader.metadata!.uid!);
+      await deps.store.audit.recordChange({ actor, action: "volume.reader-remove", targetKind: "PersistentVolumeClaim", targetId: `${namespace}/${name}`, outcome: "Succeeded", details: { pod: reader.metadata!.name!, why: "its claim was deleted" } });
+    }
     try {
       await deps.volumes.deleteClaim(namespace, name, uid);
     } catch (error) {

@@ -3,9 +3,11 @@ import { anActor } from "../domain/test-fixtures.ts";
 import { DEFAULT_VOLUME_READER_IMAGE } from "../config/server-config.ts";
 import { nodeResources } from "../kube/node-resources.ts";
 import { helperPods } from "../kube/helper-pods.ts";
+import { volumeResources } from "../kube/volume-resources.ts";
 import { renderVolumeReaderPod, VOLUME_READER_LIFETIME_SECONDS } from "../render/volume-reader-pod.ts";
 import { eventually } from "../sim/testing/eventually.ts";
 import { deleteSandbox, execInSandbox } from "./sandbox-actions.ts";
+import { deleteVolume } from "./volume-actions.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
 import { listVolumeFiles, readVolumeFile, startVolumeReader, sweepVolumeReaders, type VolumeFilesDeps } from "./volume-files.ts";
 
@@ -126,6 +128,16 @@ describe("a claim nothing mounts", () => {
     const orphan = await helperPods(world.deps.connection).create(renderVolumeReaderPod({ namespace: "default", claim, image: DEFAULT_VOLUME_READER_IMAGE, startedBy: "alice", now: longAgo }, world.deps.defaults.labelPrefix));
     await world.reconciler.resyncAll();
     expect((await helpers()).map((pod) => pod.metadata?.name)).not.toContain(orphan.metadata?.name);
+  });
+
+  it("does not hold up the claim's delete: the helper goes with it, and the claim is gone at once", async () => {
+    const claim = await freeClaim("files-deleted");
+    await startVolumeReader(deps, "default", claim, alice);
+    const volumes = volumeResources(world.deps.connection, world.deps.sandboxApiVersion);
+    const readers = { pods: helperPods(world.deps.connection), labelPrefix: world.deps.defaults.labelPrefix };
+    await deleteVolume({ store: world.deps.store, volumes, known: () => world.reconciler.volumes(), readers }, "default", claim, alice);
+    await eventually(async () => expect(await volumes.readClaim("default", claim)).toBeNull(), { timeoutMs: 10_000 });
+    expect((await helpers()).filter((pod) => pod.metadata?.annotations?.["berth.dev/claim"] === claim)).toEqual([]);
   });
 
   it("gives up on a helper that cannot start in time, deleting it and saying why", async () => {

@@ -30,8 +30,8 @@ function watchingReconciler(runtime: Runtime) {
 /** What the volume actions need from the runtime: the claims Berth knows come from the reconciler's watches. */
 export async function volumeServiceDeps(runtime: Runtime, as: ClusterConnection = runtime.cluster.connection): Promise<VolumeActionDeps> {
   const reconciler = watchingReconciler(runtime);
-  const { sandboxApiVersion } = await sandboxServiceDeps(runtime);
-  return { store: runtime.store, volumes: volumeResources(as, sandboxApiVersion), known: () => reconciler.volumes() };
+  const [{ sandboxApiVersion }, defaults] = await Promise.all([sandboxServiceDeps(runtime), effectiveGatewayDefaults(runtime)]);
+  return { store: runtime.store, volumes: volumeResources(as, sandboxApiVersion), known: () => reconciler.volumes(), readers: { pods: helperPods(as), labelPrefix: defaults.labelPrefix } };
 }
 
 /** What making a claim needs: the gateway's default namespace and Berth's labels, and the namespaces it manages. */

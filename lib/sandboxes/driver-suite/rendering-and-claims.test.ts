@@ -7,6 +7,7 @@ import { eventually } from "../../sim/testing/eventually.ts";
 import { dryRunCreateSandbox } from "../create-sandbox.ts";
 import { podDisruptionBudgetName } from "../../render/pod-disruption-budget.ts";
 import { deleteSandbox, execInSandbox, setSandboxRunning } from "../sandbox-actions.ts";
+import { helperPods } from "../../kube/helper-pods.ts";
 import { volumeResources } from "../../kube/volume-resources.ts";
 import { listStorageClassViews } from "../storage-classes.ts";
 import { expandVolume, type VolumeActionDeps } from "../volume-actions.ts";
@@ -177,7 +178,7 @@ describe("deleting a sandbox keeps or removes each claim as its ownership says",
 });
 
 describe("growing a workspace claim", () => {
-  const volumeDeps = (): VolumeActionDeps => ({ store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes() });
+  const volumeDeps = (): VolumeActionDeps => ({ store: world.deps.store, volumes: volumeResources(world.deps.connection, "v1beta1"), known: () => world.reconciler.volumes(), readers: { pods: helperPods(world.deps.connection), labelPrefix: world.deps.defaults.labelPrefix } });
 
   it("asks for more where the claim's class allows expansion", async () => {
     const name = world.named("growing");

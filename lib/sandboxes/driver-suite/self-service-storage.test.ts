@@ -3,6 +3,7 @@ import type { Person } from "../../domain/person.ts";
 import { anActor } from "../../domain/test-fixtures.ts";
 import { connectionFor } from "../../kube/acting-as.ts";
 import { snapshotResources } from "../../kube/snapshot-resources.ts";
+import { helperPods } from "../../kube/helper-pods.ts";
 import { volumeResources } from "../../kube/volume-resources.ts";
 import { eventually } from "../../sim/testing/eventually.ts";
 import { deleteSandbox } from "../sandbox-actions.ts";
@@ -30,7 +31,12 @@ afterAll(async () => {
 });
 
 const asAdmin = () => volumeResources(connectionFor(world.cluster.connection, { kind: "impersonate", person: admin }), "v1beta1");
-const actionDeps = (): VolumeActionDeps => ({ store: world.deps.store, volumes: asAdmin(), known: () => world.reconciler.volumes() });
+const actionDeps = (): VolumeActionDeps => ({
+  store: world.deps.store,
+  volumes: asAdmin(),
+  known: () => world.reconciler.volumes(),
+  readers: { pods: helperPods(connectionFor(world.cluster.connection, { kind: "impersonate", person: admin })), labelPrefix: world.deps.defaults.labelPrefix },
+});
 const creationDeps = (): VolumeCreationDeps => ({
   store: world.deps.store,
   volumes: asAdmin(),
