@@ -273,6 +273,11 @@ const MATRIX: Record<EndpointId, Cell> = {
     answers: developsInTeam(REAL_CLUSTER ? 404 : 201),
     because: "the real control plane has no snapshot to restore: the person was allowed, the snapshot is not there",
   },
+  cloneVolume: {
+    request: async () => ({ params: await shared.claim(), body: { name: unique("cloned") } }),
+    answers: developsInTeam(REAL_CLUSTER ? 400 : 201),
+    because: "the real control plane has no CSI driver to clone with: the person was allowed, the class cannot fill a copy",
+  },
   startVolumeReader: { request: async () => ({ params: await shared.claim() }), answers: developsInTeam(200) },
   listVolumeFiles: {
     request: async () => ({ params: await shared.readableClaim(), query: { path: "/" } }),

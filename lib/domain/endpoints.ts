@@ -27,7 +27,7 @@ import { cleanUpSchema } from "./clean-up.ts";
 import { volumeMoveListSchema, volumeMoveRequestSchema, volumeMoveSchema } from "./volume-move.ts";
 import { MAX_DOWNLOAD_BYTES, volumeDirectorySchema, volumeFileQuerySchema, volumeFilesQuerySchema, volumeReaderSchema } from "./volume-files.ts";
 import { restoreRequestSchema, snapshotRequestSchema, volumeSnapshotListSchema, volumeSnapshotSchema } from "./volume-snapshot.ts";
-import { createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
+import { clonedVolumeSchema, createdVolumeSchema, reclaimPolicyChangedSchema, reclaimPolicyChangeSchema, volumeCloneRequestSchema, volumeCreationSchema, volumeExpansionSchema } from "./volume-actions.ts";
 
 // Every endpoint of Berth's HTTP API, once: method, path, parameters, body and answers, and who
 // may call it in Kubernetes' own terms. The route handlers (lib/server/endpoint-route.ts), the
@@ -389,6 +389,18 @@ export const ENDPOINTS = {
     body: { schema: restoreRequestSchema, required: true, validatedByHandler: true },
     rate: "creates",
     answers: created(createdVolumeSchema, "Created: the driver fills it next"),
+    problems: [400, 404, 409, 429, 503],
+    audit: { action: "volume.create", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
+  },
+  cloneVolume: {
+    method: "POST",
+    path: "/api/v1/volumes/{namespace}/{name}/clone",
+    summary: "Copy a bound claim into a new one of its class: cloned by its CSI driver (via clone, the default), or through a snapshot taken now and restored at once (via snapshot, for a driver that takes snapshots but does not clone; the snapshot is kept); checked as POST /api/v1/volumes checks a clone or restore; as the caller; audited",
+    access: kubernetes("create", KUBERNETES_RESOURCES.persistentVolumeClaims, "path"),
+    params: volumeParams,
+    body: { schema: volumeCloneRequestSchema, required: false, validatedByHandler: true },
+    rate: "creates",
+    answers: created(clonedVolumeSchema, "Created: the driver fills it next"),
     problems: [400, 404, 409, 429, 503],
     audit: { action: "volume.create", targetKind: "PersistentVolumeClaim", recordedBy: "lifecycle" },
   },

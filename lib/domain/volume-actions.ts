@@ -44,6 +44,32 @@ export const createdVolumeSchema = z.object({
 });
 export type CreatedVolume = z.infer<typeof createdVolumeSchema>;
 
+/**
+ * POST /api/v1/volumes/{namespace}/{name}/clone: a copy of the claim in a new one of its class.
+ * `via: "clone"` (the default) asks the CSI driver to clone it (`dataSource` the claim);
+ * `via: "snapshot"` takes a VolumeSnapshot of it and restores that, for a driver that takes
+ * snapshots but does not clone (the CSI spec lists the two capabilities apart).
+ */
+export const volumeCloneRequestSchema = z.strictObject({
+  /** Absent: the claim's name with `-copy`. */
+  name: dns1123Subdomain("name").optional(),
+  /** Absent: the claim's capacity. */
+  size: positiveQuantity("size").optional(),
+  retain: z.boolean().default(true),
+  via: z.enum(["clone", "snapshot"], { error: "via is clone (the driver clones the claim) or snapshot (a snapshot is taken and restored)" }).default("clone"),
+});
+export type VolumeCloneRequestInput = z.input<typeof volumeCloneRequestSchema>;
+
+export const clonedVolumeSchema = createdVolumeSchema.extend({
+  via: volumeCloneRequestSchema.shape.via.unwrap(),
+  /** The VolumeSnapshot a `snapshot` copy was restored from; kept: delete it once the copy is bound. */
+  snapshot: z.string().nullable(),
+});
+export type ClonedVolume = z.infer<typeof clonedVolumeSchema>;
+
+/** A copy's name when none is asked for: the claim's with `-copy`, within 253 characters. */
+export const defaultCloneName = (claim: string) => `${claim.slice(0, 253 - "-copy".length)}-copy`;
+
 /** PATCH /api/v1/persistent-volumes/{name}: what happens to the volume and its data once its claim is deleted. */
 export const reclaimPolicyChangeSchema = z.strictObject({
   reclaimPolicy: z.enum(["Retain", "Delete"], { error: "reclaimPolicy is Retain (the volume and its data stay after the claim is deleted) or Delete (they go with it)" }),

@@ -57,15 +57,20 @@ async function knownClaim(deps: VolumeActionDeps, namespace: string, name: strin
 
 const fieldProblem = (path: (string | number)[], message: string, code = "custom") => new RequestRejectedError([{ code, path, message }]);
 
+export interface CreationOptions {
+  /** A snapshot Berth has just taken for this claim may still be being cut: the provisioner waits for it. */
+  sourceSnapshotMayBeCutting?: boolean;
+}
+
 /** The request's class, or — for a clone that names none — the source claim's: CSI clones only within one class. */
-async function checkedSource(deps: VolumeCreationDeps, request: VolumeCreation, namespace: string): Promise<VolumeCreation> {
+async function checkedSource(deps: VolumeCreationDeps, request: VolumeCreation, namespace: string, options: CreationOptions): Promise<VolumeCreation> {
   const source = request.dataSource;
   if (!source) return request;
   const requested = parseQuantity(request.size)!;
   if (source.kind === "VolumeSnapshot") {
     const snapshot = await deps.snapshots.readSnapshot(namespace, source.name);
     if (!snapshot) throw fieldProblem(["dataSource", "name"], `namespace ${namespace} has no VolumeSnapshot named ${source.name}: name a snapshot of this namespace`, "volume.source-missing");
-    if (!snapshot.readyToUse) throw new VolumeStateError(`VolumeSnapshot ${namespace}/${source.name} is not ready to restore yet${snapshot.error ? ` (${snapshot.error})` : ""}: wait until it is ready, or pick another.`);
+    if (!snapshot.readyToUse && !options.sourceSnapshotMayBeCutting) throw new VolumeStateError(`VolumeSnapshot ${namespace}/${source.name} is not ready to restore yet${snapshot.error ? ` (${snapshot.error})` : ""}: wait until it is ready, or pick another.`);
     const smallest = snapshot.restoreSize === null ? null : parseQuantity(snapshot.restoreSize);
     if (smallest !== null && requested < smallest) throw fieldProblem(["size"], `size must be at least ${snapshot.restoreSize}, the size of the volume snapshot ${source.name} restores`, "volume.smaller-than-source");
     return request;
@@ -117,13 +122,13 @@ function checkedClass(request: VolumeCreation, classes: StorageClassView[]): voi
  * would leave it empty — is refused first, on its field; what the cluster then does (binding,
  * provisioning, copying) shows on the Volumes page as for any claim.
  */
-export async function createVolume(deps: VolumeCreationDeps, input: unknown, actor: Actor): Promise<CreatedVolume> {
+export async function createVolume(deps: VolumeCreationDeps, input: unknown, actor: Actor, options: CreationOptions = {}): Promise<CreatedVolume> {
   const parsed = volumeCreationSchema.safeParse(input);
   if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error));
   const namespace = parsed.data.namespace ?? deps.defaultNamespace;
   const unmanaged = notManagedProblem(namespace, await deps.managedNamespaces?.());
   if (unmanaged) throw new RequestRejectedError([unmanaged]);
-  const request = await checkedSource(deps, parsed.data, namespace);
+  const request = await checkedSource(deps, parsed.data, namespace, options);
   checkedClass(request, await deps.storageClasses());
   const { name, retain, dataSource, storageClassName } = request;
   return auditedChange(deps.store.audit, { actor, action: "volume.create", targetKind: "PersistentVolumeClaim", namespace, name, details: { storageClassName: storageClassName ?? null, size: request.size, dataSource: dataSource ?? null, retain } }, async () => {

@@ -6,7 +6,7 @@ import { eventually } from "../sim/testing/eventually.ts";
 import { deleteSandbox, execInSandbox } from "./sandbox-actions.ts";
 import { listStorageClassViews } from "./storage-classes.ts";
 import { startReconciledWorld, type ReconciledWorld } from "./testing/reconciled-world.ts";
-import { deleteSnapshot, listClaimSnapshots, restoreSnapshot, takeSnapshot, type SnapshotDeps } from "./volume-snapshots.ts";
+import { cloneClaim, deleteSnapshot, listClaimSnapshots, restoreSnapshot, takeSnapshot, type SnapshotDeps } from "./volume-snapshots.ts";
 
 // A claim's snapshots against the simulated cluster, through the real driver: its snapshot
 // controller cuts them from the volume's files, and a restore fills a new claim with them.
@@ -85,5 +85,41 @@ describe("a claim's snapshot", () => {
     const second = await workspaceHolding("two");
     const { name: snapshot } = await takeSnapshot(deps, "default", first.claim, { name: uniqueName("one") }, anActor("alice"));
     await expect(deleteSnapshot(deps, "default", second.claim, snapshot, anActor("alice"))).rejects.toMatchObject({ name: "SnapshotNotFoundError" });
+  });
+});
+
+describe("a claim's copy", () => {
+  /** What notes.txt says in the claim, read by a sandbox that mounts it. */
+  async function notesIn(claim: string): Promise<string> {
+    const reader = await world.readySandbox({ name: uniqueName("reader"), workspace: { claim: { ownership: "existing", claimName: claim } } });
+    const { stdout } = await execInSandbox(world.deps, reader.id, ["cat", "/sandbox/notes.txt"], 10, anActor("alice"));
+    await deleteSandbox(world.deps, reader.id, anActor("alice"));
+    return stdout;
+  }
+
+  it("is cloned by the class's driver, named after the claim, holding its files", async () => {
+    const { sandbox, claim } = await workspaceHolding("thursday");
+    await deleteSandbox(world.deps, sandbox.id, anActor("alice"));
+    const copy = await cloneClaim(deps, "default", claim, {}, anActor("alice"));
+    expect([copy.name, copy.via, copy.snapshot, await notesIn(copy.name)]).toEqual([`${claim}-copy`, "clone", null, "thursday\n"]);
+  });
+
+  it("goes through a snapshot when asked, which is kept under the copy's name", async () => {
+    const { sandbox, claim } = await workspaceHolding("friday");
+    await deleteSandbox(world.deps, sandbox.id, anActor("alice"));
+    const name = uniqueName("via-snapshot");
+    const copy = await cloneClaim(deps, "default", claim, { name, via: "snapshot" }, anActor("alice"));
+    expect([copy.snapshot, await notesIn(name), (await listClaimSnapshots(deps, "default", claim)).map((one) => one.name)]).toEqual([name, "friday\n", [name]]);
+  });
+
+  it("refuses a name a claim has before any snapshot is taken", async () => {
+    const { claim } = await workspaceHolding("saturday");
+    await expect(cloneClaim(deps, "default", claim, { name: claim, via: "snapshot" }, anActor("alice"))).rejects.toMatchObject({ name: "VolumeConflictError", path: ["name"] });
+    expect(await listClaimSnapshots(deps, "default", claim)).toEqual([]);
+  });
+
+  it("is refused where the class's driver cannot fill a copy, on the class", async () => {
+    const { claim } = await workspaceHolding("sunday", "local-path");
+    await expect(cloneClaim(deps, "default", claim, {}, anActor("alice"))).rejects.toMatchObject({ problems: [{ path: ["storageClassName"], message: expect.stringContaining("cannot clone a claim into class local-path") }] });
   });
 });

@@ -1,7 +1,7 @@
 import type { Actor } from "../domain/audit.ts";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { problemsFromZodError } from "../domain/problems.ts";
-import type { CreatedVolume } from "../domain/volume-actions.ts";
+import { defaultCloneName, volumeCloneRequestSchema, type ClonedVolume, type CreatedVolume } from "../domain/volume-actions.ts";
 import { defaultSnapshotName, restoreRequestSchema, snapshotRequestSchema, type VolumeSnapshot } from "../domain/volume-snapshot.ts";
 import { KubeApiError } from "../kube/kube-errors.ts";
 import type { SnapshotResources } from "../kube/snapshot-resources.ts";
@@ -11,7 +11,8 @@ import { createVolume, type VolumeCreationDeps } from "./volume-actions.ts";
 
 // A claim's snapshots, as the person asking: listed with their readiness, taken where the claim's
 // class has a snapshot driver (and refused, saying so, where it has none), restored into a new
-// claim (the create's own checks), deleted by uid.
+// claim (the create's own checks), deleted by uid; and a claim copied, by its driver's clone or
+// through a snapshot.
 
 export interface SnapshotDeps extends VolumeCreationDeps {
   /** As the person asking. */
@@ -93,4 +94,43 @@ export async function deleteSnapshot(deps: SnapshotDeps, namespace: string, clai
     }
     return { name: snapshot, uid: found.uid };
   });
+}
+
+/**
+ * Copies a bound claim into a new one of its class, as the person: cloned by its CSI driver, or —
+ * `via: "snapshot"`, for a driver that takes snapshots but does not clone — through a snapshot
+ * taken now and restored at once (the provisioner waits until the snapshot is cut). Each step
+ * goes through the checks and the audit of its own endpoint; the snapshot is kept.
+ */
+export async function cloneClaim(deps: SnapshotDeps, namespace: string, claim: string, input: unknown, actor: Actor): Promise<ClonedVolume> {
+  const parsed = volumeCloneRequestSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error));
+  const { via, retain } = parsed.data;
+  const source = await boundClaim(deps, namespace, claim);
+  const size = parsed.data.size ?? source.status?.capacity?.storage ?? source.spec?.resources?.requests?.storage;
+  if (!size) throw new VolumeStateError(`Claim ${namespace}/${claim} says nothing of its size: give the copy's size.`);
+  const name = parsed.data.name ?? defaultCloneName(claim);
+  if (via === "clone") {
+    const made = await createVolume(deps, { namespace, name, size, retain, dataSource: { kind: "PersistentVolumeClaim", name: claim } }, actor);
+    return { ...made, via, snapshot: null };
+  }
+  // A name already taken is refused before a snapshot is taken for nothing.
+  if (await deps.volumes.readClaim(namespace, name)) throw new VolumeConflictError(`namespace ${namespace} already has a claim named ${name}: choose another name`, ["name"]);
+  // Named as its copy: which snapshot made which claim is plain to see.
+  const snapshot = await takeSnapshot(deps, namespace, claim, { name }, actor);
+  const storageClassName = source.spec?.storageClassName;
+  try {
+    const made = await createVolume(
+      deps,
+      { namespace, name, size, retain, ...(storageClassName === undefined ? {} : { storageClassName }), dataSource: { kind: "VolumeSnapshot", name: snapshot.name } },
+      actor,
+      { sourceSnapshotMayBeCutting: true },
+    );
+    return { ...made, via, snapshot: snapshot.name };
+  } catch (error) {
+    // No copy, so no snapshot for it either.
+    const taken = await deps.snapshots.readSnapshot(namespace, snapshot.name).catch(() => null);
+    if (taken) await deps.snapshots.deleteSnapshot(namespace, snapshot.name, taken.uid).catch(() => undefined);
+    throw error;
+  }
 }
