@@ -1,7 +1,7 @@
-import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { VOLUME_MOVE_DEADLINE_SECONDS } from "../domain/volume-move.ts";
-import type { ContainerSecurityContext, PersistentVolumeClaimManifest, PodSecurityContext } from "./manifests.ts";
-import { containerSecurityContext, podSecurityContext } from "./pod-security.ts";
+import { helperContainerSecurityContext, helperLabels, helperPodLifetime, type HelperContainerSecurityContext, type HelperPodLifetime } from "./helper-pod.ts";
+import type { PersistentVolumeClaimManifest, PodSecurityContext } from "./manifests.ts";
+import { podSecurityContext } from "./pod-security.ts";
 import { volumeReaderKeys } from "./volume-reader-pod.ts";
 
 // The helper pod that copies a workspace into a claim of another class: made as the person who
@@ -59,18 +59,13 @@ export interface VolumeMoverPodManifest {
   apiVersion: "v1";
   kind: "Pod";
   metadata: { generateName: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> };
-  spec: {
-    restartPolicy: "Never";
-    activeDeadlineSeconds: number;
-    automountServiceAccountToken: false;
-    enableServiceLinks: false;
-    terminationGracePeriodSeconds: 0;
+  spec: HelperPodLifetime & {
     securityContext: PodSecurityContext;
     containers: {
       name: string;
       image: string;
       command: string[];
-      securityContext: ContainerSecurityContext & { readOnlyRootFilesystem: true; privileged: false };
+      securityContext: HelperContainerSecurityContext;
       resources: { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
       volumeMounts: { name: string; mountPath: string; readOnly: boolean }[];
     }[];
@@ -98,7 +93,7 @@ export function renderVolumeMoverPod(request: VolumeMoverRequest, labelPrefix: s
     metadata: {
       generateName: "berth-move-",
       namespace: request.namespace,
-      labels: { [berthLabelKeys(labelPrefix).managedBy]: MANAGED_BY_BERTH, [keys.helper]: VOLUME_MOVER_HELPER },
+      labels: helperLabels(labelPrefix, VOLUME_MOVER_HELPER),
       annotations: {
         [keys.source]: request.source,
         [keys.target]: request.target,
@@ -109,18 +104,14 @@ export function renderVolumeMoverPod(request: VolumeMoverRequest, labelPrefix: s
       },
     },
     spec: {
-      restartPolicy: "Never",
-      activeDeadlineSeconds: VOLUME_MOVE_DEADLINE_SECONDS,
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 0,
+      ...helperPodLifetime(VOLUME_MOVE_DEADLINE_SECONDS),
       securityContext: podSecurityContext(),
       containers: [
         {
           name: VOLUME_MOVER_CONTAINER,
           image: request.image,
           command: ["sh", "-c", COPY_SCRIPT],
-          securityContext: { ...containerSecurityContext(), readOnlyRootFilesystem: true, privileged: false },
+          securityContext: helperContainerSecurityContext(),
           resources: { requests: { cpu: "50m", memory: "32Mi" }, limits: { cpu: "1", memory: "256Mi" } },
           volumeMounts: [
             { name: "from", mountPath: MOVE_SOURCE_PATH, readOnly: true },

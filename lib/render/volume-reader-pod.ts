@@ -1,6 +1,6 @@
-import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
-import type { ContainerSecurityContext, PodSecurityContext } from "./manifests.ts";
-import { containerSecurityContext, SANDBOX_USER_ID } from "./pod-security.ts";
+import { helperContainerSecurityContext, helperLabelKey, helperLabels, helperPodLifetime, type HelperContainerSecurityContext, type HelperPodLifetime } from "./helper-pod.ts";
+import type { PodSecurityContext } from "./manifests.ts";
+import { SANDBOX_USER_ID } from "./pod-security.ts";
 
 // The short-lived pod that reads a claim no running pod mounts: made as the person who asked,
 // in the claim's namespace, mounting the claim read-only. It passes the Pod Security Standard
@@ -16,7 +16,7 @@ export const VOLUME_READER_LIFETIME_SECONDS = 300;
 
 export const volumeReaderKeys = (labelPrefix: string) => ({
   /** Label: what kind of helper this is; every helper pod Berth makes carries it. */
-  helper: `${labelPrefix}/helper`,
+  helper: helperLabelKey(labelPrefix),
   /** Annotations: the claim it reads (names outgrow label values), until when, and for whom. */
   claim: `${labelPrefix}/claim`,
   expiresAt: `${labelPrefix}/expires-at`,
@@ -29,18 +29,13 @@ export interface VolumeReaderPodManifest {
   apiVersion: "v1";
   kind: "Pod";
   metadata: { generateName: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> };
-  spec: {
-    restartPolicy: "Never";
-    activeDeadlineSeconds: number;
-    automountServiceAccountToken: false;
-    enableServiceLinks: false;
-    terminationGracePeriodSeconds: 0;
+  spec: HelperPodLifetime & {
     securityContext: Omit<PodSecurityContext, "fsGroup" | "fsGroupChangePolicy">;
     containers: {
       name: string;
       image: string;
       command: string[];
-      securityContext: ContainerSecurityContext & { readOnlyRootFilesystem: true; privileged: false };
+      securityContext: HelperContainerSecurityContext;
       resources: { requests: { cpu: string; memory: string }; limits: { cpu: string; memory: string } };
       volumeMounts: { name: string; mountPath: string; readOnly: true }[];
     }[];
@@ -65,15 +60,11 @@ export function renderVolumeReaderPod(request: VolumeReaderRequest, labelPrefix:
     metadata: {
       generateName: "berth-files-",
       namespace: request.namespace,
-      labels: { [berthLabelKeys(labelPrefix).managedBy]: MANAGED_BY_BERTH, [keys.helper]: VOLUME_READER_HELPER },
+      labels: helperLabels(labelPrefix, VOLUME_READER_HELPER),
       annotations: { [keys.claim]: request.claim, [keys.expiresAt]: expiresAt.toISOString(), [keys.startedBy]: request.startedBy },
     },
     spec: {
-      restartPolicy: "Never",
-      activeDeadlineSeconds: VOLUME_READER_LIFETIME_SECONDS,
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 0,
+      ...helperPodLifetime(VOLUME_READER_LIFETIME_SECONDS),
       // No fsGroup: that would have the kubelet change the ownership of what it only reads.
       securityContext: { runAsNonRoot: true, runAsUser: SANDBOX_USER_ID, runAsGroup: SANDBOX_USER_ID, seccompProfile: { type: "RuntimeDefault" } },
       containers: [
@@ -81,7 +72,7 @@ export function renderVolumeReaderPod(request: VolumeReaderRequest, labelPrefix:
           name: VOLUME_READER_CONTAINER,
           image: request.image,
           command: ["sleep", String(VOLUME_READER_LIFETIME_SECONDS)],
-          securityContext: { ...containerSecurityContext(), readOnlyRootFilesystem: true, privileged: false },
+          securityContext: helperContainerSecurityContext(),
           resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
           volumeMounts: [{ name: "volume", mountPath: VOLUME_READER_MOUNT_PATH, readOnly: true }],
         },

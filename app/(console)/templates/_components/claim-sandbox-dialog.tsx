@@ -8,6 +8,7 @@ import buttons from "@/app/components/buttons.module.css";
 import dialog from "@/app/components/dialog.module.css";
 import type { SandboxClaimView } from "@/lib/domain/sandbox-claim.ts";
 import type { TemplateView } from "@/lib/domain/template-view.ts";
+import { DialogActions } from "@/app/(console)/_components/dialog-actions.tsx";
 
 const POLL_MS = 500;
 
@@ -97,16 +98,11 @@ export function ClaimSandboxDialog({ template }: { template: TemplateView }) {
                 {problem}
               </p>
             ) : null}
-            <div className={dialog.actions}>
-              <Dialog.Close asChild>
-                <button type="button" className={buttons.secondary}>
-                  {claim ? "Close" : "Cancel"}
-                </button>
-              </Dialog.Close>
+            <DialogActions cancelLabel={claim ? "Close" : "Cancel"}>
               <button type="submit" className={buttons.primary} disabled={claim !== null || name.trim() === ""}>
                 {claim ? "Claiming…" : "Create sandbox"}
               </button>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -7,6 +7,7 @@ import buttons from "@/app/components/buttons.module.css";
 import dialog from "@/app/components/dialog.module.css";
 import { MAX_WARM_POOL_REPLICAS, WARM_POOL_UPDATE_STRATEGIES, type SandboxTemplateSpec, type WarmPool } from "@/lib/domain/sandbox-template.ts";
 import type { TemplateView } from "@/lib/domain/template-view.ts";
+import { DialogActions } from "@/app/(console)/_components/dialog-actions.tsx";
 
 /** The template with its pool set to this (empty: no pool), as the edit sends it: the whole template. */
 function withPool(spec: SandboxTemplateSpec, replicas: string, updateStrategy: WarmPool["updateStrategy"]): SandboxTemplateSpec {
@@ -98,16 +99,11 @@ export function WarmPoolDialog({ template, spec, onChanged }: { template: Templa
                 {problem}
               </p>
             ) : null}
-            <div className={dialog.actions}>
-              <Dialog.Close asChild>
-                <button type="button" className={buttons.secondary}>
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button type="submit" className={removing ? buttons.danger : buttons.primary} disabled={saving}>
                 {saving ? "Saving…" : removing ? "Remove pool" : "Save pool"}
               </button>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -9,6 +9,7 @@ import type { Volume } from "@/lib/domain/volume.ts";
 import { expansionProblem, volumeExpansionSchema, type VolumeExpansion } from "@/lib/domain/volume-actions.ts";
 import buttons from "@/app/components/buttons.module.css";
 import dialog from "@/app/components/dialog.module.css";
+import { DialogActions } from "@/app/(console)/_components/dialog-actions.tsx";
 
 /** Ask for a larger claim; offered only where the claim's StorageClass allows expansion. */
 export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onChanged: () => void }) {
@@ -85,16 +86,11 @@ export function ExpandVolumeDialog({ volume, onChanged }: { volume: Volume; onCh
                 {errors.root.message}
               </p>
             ) : null}
-            <div className={dialog.actions}>
-              <Dialog.Close asChild>
-                <button type="button" className={buttons.secondary}>
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button type="submit" className={buttons.primary} disabled={isSubmitting}>
                 {isSubmitting ? "Expanding…" : "Expand claim"}
               </button>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

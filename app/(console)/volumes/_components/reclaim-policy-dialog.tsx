@@ -7,6 +7,7 @@ import type { Volume } from "@/lib/domain/volume.ts";
 import { reclaimPolicyMeaning } from "@/lib/domain/volume-actions.ts";
 import buttons from "@/app/components/buttons.module.css";
 import dialog from "@/app/components/dialog.module.css";
+import { DialogActions } from "@/app/(console)/_components/dialog-actions.tsx";
 
 /**
  * Keep a claim's volume after the claim is deleted, or let it go with it: the opposite of what
@@ -61,16 +62,11 @@ export function ReclaimPolicyDialog({ volume, onChanged }: { volume: Volume & { 
               {problem}
             </p>
           ) : null}
-          <div className={dialog.actions}>
-            <Dialog.Close asChild>
-              <button type="button" className={buttons.secondary}>
-                Cancel
-              </button>
-            </Dialog.Close>
+          <DialogActions>
             <button type="button" className={to === "Retain" ? buttons.primary : buttons.danger} disabled={busy} onClick={() => void confirm()}>
               {busy ? "Setting…" : `Set to ${to}`}
             </button>
-          </div>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

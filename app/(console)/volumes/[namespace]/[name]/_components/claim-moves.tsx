@@ -12,6 +12,7 @@ import dialog from "@/app/components/dialog.module.css";
 import { formatBytes } from "@/app/components/format.ts";
 import meter from "@/app/components/usage-meter.module.css";
 import { defaultMoveTarget, isMoveUnderWay, moveFraction, type VolumeMove } from "@/lib/domain/volume-move.ts";
+import { DialogActions } from "@/app/(console)/_components/dialog-actions.tsx";
 
 // Moving a node-pinned workspace to a portable class, so that a sandbox on it survives the loss
 // of its node: the copy's progress while it runs (polled; the figures are the kubelets'), how it
@@ -173,16 +174,11 @@ function MoveDialog({ namespace, claim, portableClasses }: { namespace: string; 
                 {problem.message}
               </p>
             ) : null}
-            <div className={dialog.actions}>
-              <Dialog.Close asChild>
-                <button type="button" className={buttons.secondary}>
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button type="submit" className={buttons.primary} disabled={busy}>
                 {busy ? "Starting the copy…" : "Copy into the new claim"}
               </button>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -13,6 +13,7 @@ import buttons from "@/app/components/buttons.module.css";
 import tableStyles from "@/app/components/data-table.module.css";
 import dialog from "@/app/components/dialog.module.css";
 import type { VolumeSnapshot } from "@/lib/domain/volume-snapshot.ts";
+import { DialogActions } from "@/app/(console)/_components/dialog-actions.tsx";
 
 // A claim's snapshots, kept current while one is being cut or deleted: take one (where the
 // class's driver takes them; elsewhere the reason instead of the button), restore one into a new
@@ -234,16 +235,11 @@ function RestoreDialog({ namespace, claim, snapshot, mayStartSandbox }: { namesp
                   ) : null}
                 </>
               ) : null}
-              <div className={dialog.actions}>
-                <Dialog.Close asChild>
-                  <button type="button" className={buttons.secondary}>
-                    Cancel
-                  </button>
-                </Dialog.Close>
+              <DialogActions>
                 <button type="submit" className={buttons.primary} disabled={busy}>
                   {busy ? (made ? "Starting the sandbox…" : "Restoring…") : startSandbox ? "Restore and start the sandbox" : "Restore into a new claim"}
                 </button>
-              </div>
+              </DialogActions>
             </form>
           )}
         </Dialog.Content>
