@@ -125,6 +125,20 @@ describe("a Sandbox made with kubectl, outside Berth", () => {
       expect(page.items.map((item) => item.id)).not.toContain(record.id);
     });
 
+    it("is not given away by a 304 to a developer of another team who sends its team's list ETag", async () => {
+      const etag = (await api.call("listSandboxes", bea, { query: { limit: "200" } })).headers.get("etag")!;
+      const answer = await api.call("listSandboxes", alex, { query: { limit: "200" }, headers: { "If-None-Match": etag } });
+      expect([answer.status, (answer.json as Page<SandboxRecord>).items.map((item) => item.id)]).toEqual([200, expect.not.arrayContaining([record.id])]);
+    });
+
+    it("is answered 304 to its own team while their list is unchanged", async () => {
+      // Retried: a status written between the two reads changes the page, rightly.
+      await eventually(async () => {
+        const etag = (await api.call("listSandboxes", bea, { query: { limit: "200" } })).headers.get("etag")!;
+        expect((await api.call("listSandboxes", bea, { query: { limit: "200" }, headers: { "If-None-Match": etag } })).status).toBe(304);
+      }, { timeoutMs: 30_000, intervalMs: 100 });
+    });
+
     it("is no sandbox at all to run a command in, for a developer of another team", async () => {
       const answer = await api.call("execInSandbox", alex, { params: { id: record.id }, body: { command: ["sh", "-c", "echo $API_KEY"] } });
       expect([answer.status, answer.text]).toEqual([404, expect.not.stringContaining("team-b-secret")]);

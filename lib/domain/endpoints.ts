@@ -187,14 +187,14 @@ export const ENDPOINTS = {
   listSandboxes: {
     method: "GET",
     path: "/api/v1/sandboxes",
-    summary: "Live sandboxes, newest first, a page at a time",
+    summary: "Live sandboxes, newest first, a page at a time; each page has an ETag, and If-None-Match with it answers 304 while the page is unchanged",
     access: { kind: "signed-in", shows: "the sandboxes of namespaces where the person may list sandboxes.agents.x-k8s.io" },
     query: pageRequestSchema.extend({
       namespace: simulatorObjectNameSchema.optional(),
       /** Kubernetes' label selector syntax, over the labels the person gave the sandboxes: `team=ml,tier in (a,b),!scratch`. */
       labelSelector: labelSelectorSchema.optional(),
     }),
-    answers: ok(pageSchema(sandboxRecordSchema), "A page"),
+    answers: { ...ok(pageSchema(sandboxRecordSchema), "A page"), 304: { description: "Not modified: the page is still the one the If-None-Match ETag names" } },
     problems: [400],
   },
   createSandbox: {

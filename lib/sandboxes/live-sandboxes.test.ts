@@ -78,6 +78,39 @@ describe("the live sandboxes", () => {
     expect(live.page({ limit: 1 }).items[0]?.phase).toBe("Ready");
   });
 
+  it("keep the newer record when an older read of it arrives late", () => {
+    const record = aRecord(1, { phase: "Ready" });
+    const live = liveWith(record);
+    live.put({ ...record, phase: "Provisioning", updatedAt: new Date(record.updatedAt.getTime() - 1) });
+    expect(live.get(record.id)?.phase).toBe("Ready");
+  });
+
+  it("send a page as the JSON of the page of records", () => {
+    const live = liveWith(aRecord(1), aRecord(2), aRecord(3));
+    expect(live.wirePage({ limit: 2 }).body).toBe(JSON.stringify(live.page({ limit: 2 })));
+  });
+
+  it("give an unchanged page the same ETag", () => {
+    const live = liveWith(aRecord(1), aRecord(2));
+    expect(live.wirePage({ limit: 10 }).etag).toBe(live.wirePage({ limit: 10 }).etag);
+  });
+
+  it("give a page a new ETag when a record on it changes", () => {
+    const record = aRecord(1);
+    const live = liveWith(record, aRecord(2));
+    const before = live.wirePage({ limit: 10 }).etag;
+    live.put({ ...record, phase: "Ready" });
+    expect(live.wirePage({ limit: 10 }).etag).not.toBe(before);
+  });
+
+  it("keep a page's ETag when only a record on another page changes", () => {
+    const oldest = aRecord(1);
+    const live = liveWith(oldest, aRecord(2), aRecord(3));
+    const before = live.wirePage({ limit: 2 }).etag;
+    live.put({ ...oldest, phase: "Ready" });
+    expect(live.wirePage({ limit: 2 }).etag).toBe(before);
+  });
+
   it("filter by namespace", () => {
     const live = liveWith(aRecord(1), aRecord(2, { namespace: "team-a" }));
     expect(names(live.page({ limit: 10, namespace: "team-a" }))).toEqual(["box-2"]);

@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from "node:crypto";
 import { selectsSpec, type LabelSelector } from "../domain/label-selector.ts";
 import type { Page, SandboxRecord } from "../domain/sandbox-record.ts";
 import { decodeCursor, encodeCursor, InvalidCursorError } from "../store/cursor.ts";
@@ -7,6 +8,11 @@ import type { Store } from "../store/index.ts";
 // database or the cluster. Loaded from the store once, then kept by whoever changes a record —
 // the reconciler after each reconcile, create and delete as they finish — so a client that was
 // just answered 201 finds its sandbox in the next list.
+//
+// Each record's wire form (its JSON) is made once per change, on first demand, and pages are
+// put together from those: a thousand sandboxes listed by a hundred tabs are serialized a
+// thousand times, not a hundred thousand. Every change gets a revision, unique in this process,
+// so a page's ETag names exactly the record versions it holds.
 
 const CURSOR_SHAPE = /^\d{1,15}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,10 +23,34 @@ function newestFirst(a: Position, b: Position): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
+/** A record as held: its revision here, and its JSON once asked for. */
+interface Held {
+  record: SandboxRecord;
+  revision: number;
+  wire?: string;
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+  namespace?: string;
+  namespaces?: ReadonlySet<string>;
+  labelSelector?: LabelSelector;
+}
+
+/** A page as the API sends it (the JSON of a Page<SandboxRecord>), and a validator that changes whenever any of its bytes would. */
+export interface WirePage {
+  body: string;
+  etag: string;
+}
+
 export class LiveSandboxes {
-  private readonly records = new Map<string, SandboxRecord>();
-  private sorted: SandboxRecord[] | null = null;
+  private readonly records = new Map<string, Held>();
+  private sorted: Held[] | null = null;
   private loaded = false;
+  private revision = 0;
+  /** Revisions start again with the process: the ETags of an earlier one must not match. */
+  private readonly epoch = randomUUID();
 
   /** False until load() finished: until then, lists go to the store. */
   get ready(): boolean {
@@ -32,10 +62,16 @@ export class LiveSandboxes {
     this.loaded = true;
   }
 
-  /** The record as it now is; a deleted one leaves the live list. */
+  /**
+   * The record as it now is; a deleted one leaves the live list. One older than the record held
+   * is ignored: two readers of the store (a reconcile, the timeline's refresh) may finish in
+   * either order, and the older answer must not win.
+   */
   put(record: SandboxRecord): void {
+    const held = this.records.get(record.id);
+    if (held && held.record.updatedAt.getTime() > record.updatedAt.getTime()) return;
     if (record.deletedAt) this.records.delete(record.id);
-    else this.records.set(record.id, record);
+    else this.records.set(record.id, { record, revision: ++this.revision });
     this.sorted = null;
   }
 
@@ -44,11 +80,17 @@ export class LiveSandboxes {
   }
 
   get(id: string): SandboxRecord | undefined {
-    return this.records.get(id);
+    return this.records.get(id)?.record;
+  }
+
+  /** The record's JSON, as a list or an event sends it; undefined when it is not live. */
+  wire(id: string): string | undefined {
+    const held = this.records.get(id);
+    return held ? wireOf(held) : undefined;
   }
 
   all(): SandboxRecord[] {
-    return [...this.records.values()];
+    return [...this.records.values()].map((held) => held.record);
   }
 
   get size(): number {
@@ -57,23 +99,36 @@ export class LiveSandboxes {
 
   /** Distinct namespaces of the live sandboxes, for asking which of them a person may see. */
   namespaces(): Set<string> {
-    return new Set([...this.records.values()].map((record) => record.namespace));
+    return new Set([...this.records.values()].map((held) => held.record.namespace));
   }
 
-  page(request: { limit: number; cursor?: string; namespace?: string; namespaces?: ReadonlySet<string>; labelSelector?: LabelSelector }): Page<SandboxRecord> {
-    this.sorted ??= [...this.records.values()].sort(newestFirst);
+  page(request: PageRequest): Page<SandboxRecord> {
+    const { held, nextCursor } = this.select(request);
+    return { items: held.map((one) => one.record), nextCursor };
+  }
+
+  /** The page in its wire form, put together from each record's JSON. */
+  wirePage(request: PageRequest): WirePage {
+    const { held, nextCursor } = this.select(request);
+    const body = `{"items":[${held.map(wireOf).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+    const versions = createHash("sha1").update(this.epoch).update(held.map((one) => one.revision).join(",")).update(`|${nextCursor ?? ""}`);
+    return { body, etag: `W/"${versions.digest("base64url")}"` };
+  }
+
+  private select(request: PageRequest): { held: Held[]; nextCursor: string | null } {
+    this.sorted ??= [...this.records.values()].sort((a, b) => newestFirst(a.record, b.record));
     const { namespace, namespaces, labelSelector } = request;
     const all =
       namespace || namespaces || labelSelector?.length
-        ? this.sorted.filter((record) => (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && selectsSpec(labelSelector, record.spec))
+        ? this.sorted.filter(({ record }) => (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && selectsSpec(labelSelector, record.spec))
         : this.sorted;
     const after = request.cursor ? this.after(request.cursor) : null;
-    const start = after ? all.findIndex((record) => newestFirst(record, after) > 0) : 0;
+    const start = after ? all.findIndex(({ record }) => newestFirst(record, after) > 0) : 0;
     const from = start === -1 ? all.length : start;
-    const items = all.slice(from, from + request.limit);
+    const held = all.slice(from, from + request.limit);
     const more = from + request.limit < all.length;
-    const last = items.at(-1);
-    return { items, nextCursor: more && last ? encodeCursor(`${last.createdAt.getTime()}.${last.id}`) : null };
+    const last = held.at(-1)?.record;
+    return { held, nextCursor: more && last ? encodeCursor(`${last.createdAt.getTime()}.${last.id}`) : null };
   }
 
   /** The position a cursor names: the record it was made from, which may since have gone. */
@@ -82,4 +137,8 @@ export class LiveSandboxes {
     if (!Number.isSafeInteger(Number(time))) throw new InvalidCursorError();
     return { id, createdAt: new Date(Number(time)) };
   }
+}
+
+function wireOf(held: Held): string {
+  return (held.wire ??= JSON.stringify(held.record));
 }

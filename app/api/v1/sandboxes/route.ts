@@ -1,6 +1,7 @@
 import { createSandbox, dryRunCreateSandbox } from "@/lib/sandboxes/create-sandbox.ts";
 import { withSecretValuesHidden } from "@/lib/render/render-sandbox.ts";
 import { endpointRoute } from "@/lib/server/endpoint-route.ts";
+import { ifNoneMatch } from "@/lib/server/conditional-requests.ts";
 import { sandboxServiceDeps } from "@/lib/server/sandbox-service.ts";
 import { namespacesWithVisibleSandboxes } from "@/lib/server/visibility.ts";
 
@@ -17,9 +18,18 @@ export const POST = endpointRoute("createSandbox", async ({ runtime, query, json
   return Response.json(record, { status: 201, headers: { Location: `/api/v1/sandboxes/${record.id}` } });
 });
 
-/** Live sandboxes the caller may see, newest first, a page at a time: from memory, or the store while that loads. */
-export const GET = endpointRoute("listSandboxes", async ({ runtime, caller, query }) => {
+/**
+ * Live sandboxes the caller may see, newest first, a page at a time: from memory (each record's
+ * JSON made once per change, the page's ETag naming its record versions, so an unchanged page is
+ * a 304), or from the store while memory loads.
+ */
+export const GET = endpointRoute("listSandboxes", async ({ request, runtime, caller, query }) => {
   const { live, store } = runtime;
   const namespaces = await namespacesWithVisibleSandboxes(runtime, caller.person, live.ready ? live.namespaces() : await store.sandboxes.liveNamespaces());
-  return Response.json(live.ready ? live.page({ ...query, namespaces }) : await store.sandboxes.listSandboxes({ ...query, namespaces }));
+  if (!live.ready) return Response.json(await store.sandboxes.listSandboxes({ ...query, namespaces }));
+  const { body, etag } = live.wirePage({ ...query, namespaces });
+  // Revalidated on every use: the page is the person's and changes with the cluster.
+  const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
+  if (ifNoneMatch(request.headers, etag)) return new Response(null, { status: 304, headers });
+  return new Response(body, { headers: { ...headers, "Content-Type": "application/json" } });
 });
