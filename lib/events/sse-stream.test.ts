@@ -21,20 +21,34 @@ async function record(reason: string, sandboxId: string | null = null) {
   return event;
 }
 
-/** Reads the stream until `count` events have arrived; returns their reasons and ids. */
-async function readEvents(stream: ReadableStream<Uint8Array>, count: number): Promise<{ reasons: string[]; ids: string[] }> {
+/** Reads the stream until `count` timeline events have arrived; returns its messages, as sent. */
+async function readMessages(stream: ReadableStream<Uint8Array>, count: number): Promise<string[]> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = "";
-  const blocks = () => text.split("\n\n").filter((block) => block.includes("event: timeline"));
-  while (blocks().length < count) {
+  const messages = () => text.split("\n\n").filter((block) => block.includes("event: "));
+  while (messages().filter((block) => block.includes("event: timeline")).length < count) {
     const { value, done } = await reader.read();
     if (done) break;
     text += decoder.decode(value);
   }
   reader.releaseLock();
-  const parsed = blocks().map((block) => ({ id: /^id: (\d+)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) as { reason: string } }));
+  return messages();
+}
+
+/** Reads the stream until `count` events have arrived; returns their reasons and ids. */
+async function readEvents(stream: ReadableStream<Uint8Array>, count: number): Promise<{ reasons: string[]; ids: string[] }> {
+  const blocks = (await readMessages(stream, count)).filter((block) => block.includes("event: timeline"));
+  const parsed = blocks.map((block) => ({ id: /^id: (\d+)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) as { reason: string } }));
   return { reasons: parsed.map((one) => one.data.reason), ids: parsed.map((one) => one.id) };
+}
+
+/** What each message is, in order: `timeline Reason`, or `sandbox <its phase, or gone>`. */
+function summaries(messages: string[]): string[] {
+  return messages.map((block) => {
+    const data = JSON.parse(/^data: (.*)$/m.exec(block)![1]!) as { reason?: string; record?: { phase: string } | null };
+    return block.includes("event: sandbox") ? `sandbox ${data.record ? data.record.phase : "gone"}` : `timeline ${data.reason}`;
+  });
 }
 
 /** The store's timeline, counting the replay pages read from just after `id`. */
@@ -96,6 +110,41 @@ describe("the timeline event stream", () => {
     const { reasons } = await reading;
     abort.abort();
     expect(reasons).toEqual(["Now"]);
+  });
+
+  describe("with each live event about a sandbox", () => {
+    const aSandboxId = async () => (await store.sandboxes.recordSandbox({ name: `sse-${crypto.randomUUID().slice(0, 8)}`, namespace: "default", spec: {}, workspaceBackend: "pvc" })).id;
+    const liveOnly = async (sandboxNow: (id: string) => string | null | undefined, sandboxId: string) => {
+      const abort = new AbortController();
+      const reading = readMessages(timelineEventStream({ timeline: store.timeline, sandboxId, sandboxNow, signal: abort.signal }), 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await record("PodEvicted", sandboxId);
+      const messages = await reading;
+      abort.abort();
+      return summaries(messages);
+    };
+
+    it("sends the sandbox as it now stands, before the event", async () => {
+      expect(await liveOnly(() => JSON.stringify({ phase: "Recovering" }), await aSandboxId())).toEqual(["sandbox Recovering", "timeline PodEvicted"]);
+    });
+
+    it("says the sandbox is gone once it is no longer live", async () => {
+      expect(await liveOnly(() => null, await aSandboxId())).toEqual(["sandbox gone", "timeline PodEvicted"]);
+    });
+
+    it("sends the event alone when the sandbox is not known here", async () => {
+      expect(await liveOnly(() => undefined, await aSandboxId())).toEqual(["timeline PodEvicted"]);
+    });
+
+    it("sends no sandbox with a replayed event: a reconnecting reader reads the lists afresh", async () => {
+      const sandboxId = await aSandboxId();
+      const start = await record("Start", sandboxId);
+      await record("Missed", sandboxId);
+      const abort = new AbortController();
+      const messages = await readMessages(timelineEventStream({ timeline: store.timeline, lastEventId: start.id, sandboxId, sandboxNow: () => JSON.stringify({ phase: "Ready" }), signal: abort.signal }), 1);
+      abort.abort();
+      expect(summaries(messages)).toEqual(["timeline Missed"]);
+    });
   });
 
   it("replays a long gap in order, a page at a time", async () => {

@@ -29,6 +29,12 @@ export interface SseOptions {
   visible?: (events: TimelineEvent[]) => Promise<boolean[]>;
   signal: AbortSignal;
   heartbeatMs?: number;
+  /**
+   * A sandbox's JSON as it now stands (null: no longer live; undefined: not known here), sent
+   * as a `sandbox` message before each live event about it. Replays send none: a reader that
+   * reconnects reads the lists afresh.
+   */
+  sandboxNow?: (id: string) => string | null | undefined;
   /** Called once when the stream ends, however it ends. */
   onClose?: () => void;
   /** Tests set smaller bounds. */
@@ -168,6 +174,11 @@ export function formatSse(event: TimelineEvent): string {
   return `id: ${event.id}\nevent: timeline\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** A sandbox as it stands (its record's JSON, or null), in the stream's `sandbox` message; no id, so Last-Event-ID stays the last event's. */
+export function formatSandboxUpdate(id: string, recordJson: string | null): string {
+  return `event: sandbox\ndata: {"id":${JSON.stringify(id)},"record":${recordJson ?? "null"}}\n\n`;
+}
+
 /** Tells the client its last id is too far behind to replay: read the state afresh, then follow from `newestId`. */
 export function formatReload(newestId: string, behind: number): string {
   return `id: ${newestId}\nevent: reload\ndata: ${JSON.stringify({ reason: "too-far-behind", behindAtLeast: behind })}\n\n`;
@@ -219,7 +230,8 @@ export function timelineEventStream(options: SseOptions): ReadableStream<Uint8Ar
           sending = sending.then(async () => {
             if ((last === undefined || after(event.id, last)) && (await visibleOrNone([event]))[0]) {
               last = event.id;
-              send(formatSse(event));
+              const sandbox = event.sandboxId ? options.sandboxNow?.(event.sandboxId) : undefined;
+              send(sandbox === undefined ? formatSse(event) : formatSandboxUpdate(event.sandboxId!, sandbox) + formatSse(event));
             }
           });
         };

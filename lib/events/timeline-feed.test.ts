@@ -93,6 +93,24 @@ describe(`the timeline feed (${testStoreKind})`, () => {
 });
 
 describe.runIf(testStoreKind === "postgresql")("the timeline feed across replicas (postgresql)", () => {
+  it("hands each page to beforePublish before any subscriber has it", async () => {
+    const order: string[] = [];
+    const feed = new TimelineFeed(database.store.timeline, { ...NO_POLL, beforePublish: async (events) => void order.push(...events.map((event) => `ready ${event.message}`)) });
+    feed.subscribe((event) => order.push(`published ${event.message}`));
+    await feed.start();
+    running.push(feed);
+    await feed.publishedThrough((await append("one")).id);
+    expect(order).toEqual(["ready one", "published one"]);
+  });
+
+  it("publishes a page all the same when beforePublish fails, and reports it", async () => {
+    const failures: unknown[] = [];
+    const { feed, ids } = await startFeed(database.store.timeline, { ...NO_POLL, beforePublish: () => Promise.reject(new Error("the store would not answer")), onError: (error) => failures.push(error) });
+    const stored = await append("one");
+    await feed.publishedThrough(stored.id);
+    expect([ids(), failures.length]).toEqual([[stored.id], 1]);
+  });
+
   it("publishes what another replica stores, told by NOTIFY", async () => {
     const other = await database.openReplica!();
     const { ids } = await startFeed();

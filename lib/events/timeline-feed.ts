@@ -19,6 +19,12 @@ export interface TimelineFeedOptions {
   /** After a failed read, how long before the next. */
   retryMs?: number;
   onError?: (error: unknown) => void;
+  /**
+   * Given each page of new events before any of it is published, so that what subscribers read
+   * alongside an event (the live list) is at least as new as the event. A failure is reported
+   * (onError) and the page published all the same: the timeline is not held up by its readers.
+   */
+  beforePublish?: (events: TimelineEvent[]) => Promise<void>;
 }
 
 type Listener = (event: TimelineEvent) => void;
@@ -99,6 +105,7 @@ export class TimelineFeed {
       do {
         this.lookAgain = false;
         const events = await this.source.listAfter({ after: this.delivered!.toString(), limit: this.pageSize });
+        if (events.length > 0) await this.options.beforePublish?.(events).catch((error: unknown) => this.options.onError?.(error));
         for (const event of events) this.publish(event);
         if (events.length === this.pageSize) this.lookAgain = true;
         this.release(false);

@@ -111,6 +111,43 @@ describe("the live sandboxes", () => {
     expect(live.wirePage({ limit: 2 }).etag).toBe(before);
   });
 
+  describe("refreshed from the store", () => {
+    const storeHolding = (...records: SandboxRecord[]) => ({ getSandboxes: async (ids: readonly string[]) => records.filter((record) => ids.includes(record.id)) });
+    const loaded = async (...records: SandboxRecord[]) => {
+      const live = new LiveSandboxes();
+      await live.load({ sandboxes: { listAllLive: async () => records } });
+      return live;
+    };
+
+    it("take the store's newer record", async () => {
+      const record = aRecord(1, { phase: "Provisioning" });
+      const live = await loaded(record);
+      await live.refresh(storeHolding({ ...record, phase: "Ready", updatedAt: new Date(record.updatedAt.getTime() + 1) }), [record.id]);
+      expect(live.get(record.id)?.phase).toBe("Ready");
+    });
+
+    it("add a record another replica made", async () => {
+      const live = await loaded();
+      const made = aRecord(1);
+      await live.refresh(storeHolding(made), [made.id]);
+      expect(live.get(made.id)?.name).toBe(made.name);
+    });
+
+    it("drop a record the store no longer has", async () => {
+      const undone = aRecord(1);
+      const live = await loaded(undone);
+      await live.refresh(storeHolding(), [undone.id]);
+      expect(live.size).toBe(0);
+    });
+
+    it("do nothing before the list has loaded", async () => {
+      const live = new LiveSandboxes();
+      const made = aRecord(1);
+      await live.refresh(storeHolding(made), [made.id]);
+      expect(live.size).toBe(0);
+    });
+  });
+
   it("filter by namespace", () => {
     const live = liveWith(aRecord(1), aRecord(2, { namespace: "team-a" }));
     expect(names(live.page({ limit: 10, namespace: "team-a" }))).toEqual(["box-2"]);

@@ -57,7 +57,7 @@ export class LiveSandboxes {
     return this.loaded;
   }
 
-  async load(store: Store): Promise<void> {
+  async load(store: { sandboxes: Pick<Store["sandboxes"], "listAllLive"> }): Promise<void> {
     for (const record of await store.sandboxes.listAllLive()) this.put(record);
     this.loaded = true;
   }
@@ -73,6 +73,21 @@ export class LiveSandboxes {
     if (record.deletedAt) this.records.delete(record.id);
     else this.records.set(record.id, { record, revision: ++this.revision });
     this.sorted = null;
+  }
+
+  /**
+   * Reads these records afresh from the store: what the timeline feed does before it publishes
+   * events about them, so that the list (and what a stream sends with an event) is at least as
+   * new as the event, on every replica. Before load() it does nothing: load reads everything.
+   */
+  async refresh(sandboxes: Pick<Store["sandboxes"], "getSandboxes">, ids: Iterable<string>): Promise<void> {
+    if (!this.loaded) return;
+    const wanted = new Set(ids);
+    if (wanted.size === 0) return;
+    const found = await sandboxes.getSandboxes([...wanted]);
+    for (const record of found) this.put(record);
+    // A record gone from the store never became a sandbox (its create was undone).
+    for (const id of wanted) if (!found.some((record) => record.id === id)) this.remove(id);
   }
 
   remove(id: string): void {

@@ -64,8 +64,11 @@ async function start(): Promise<Runtime> {
   let cluster: RuntimeCluster;
   let identity: IdentityRuntime;
   let liveTimeline: { stop(): void };
+  const live = new LiveSandboxes();
   try {
     liveTimeline = await followStoreTimeline(store.timeline, {
+      // Whichever replica wrote the change, each event's sandbox is current here before the event is sent.
+      beforePublish: (events) => live.refresh(store.sandboxes, events.flatMap((event) => (event.sandboxId ? [event.sandboxId] : []))),
       onError: (error) => logOf("timeline").warn({ err: error }, "reading new timeline events failed; trying again"),
     });
   } catch (error) {
@@ -89,7 +92,6 @@ async function start(): Promise<Runtime> {
   // Registered in the store, so that every replica sees what this one is doing.
   const shared = { replica, operations: store.operations, onError: (error: unknown) => logOf("operations").warn({ err: error }, "keeping the operations in flight failed") };
   const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
-  const live = new LiveSandboxes();
   const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
   const leadership = config.leaderElection
     ? electedLeadership(cluster.connection, config.leaderElection, replica, (fence) => store.writerTerms.claim(fence, replica, new Date()))

@@ -89,6 +89,13 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
       return row ? toRecord(row) : null;
     },
 
+    /** The records with these ids, in no order; ids that are not ours are left out. */
+    async getSandboxes(ids: readonly string[]): Promise<SandboxRecord[]> {
+      const ours = ids.filter((id) => UUID_SHAPE.test(id));
+      if (ours.length === 0) return [];
+      return (await db.sandbox.findMany({ where: { id: { in: ours } } })).map(toRecord);
+    },
+
     async findLiveSandbox(namespace: string, name: string): Promise<SandboxRecord | null> {
       const row = await db.sandbox.findUnique({ where: { liveKey: liveKey(namespace, name) } });
       return row ? toRecord(row) : null;

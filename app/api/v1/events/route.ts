@@ -7,7 +7,8 @@ import { timelineEventVisibility } from "@/lib/server/visibility.ts";
 export const dynamic = "force-dynamic";
 
 /**
- * Server-Sent Events for every timeline event the caller may see (`?sandbox={id}` narrows):
+ * Server-Sent Events for every timeline event the caller may see (`?sandbox={id}` narrows), each
+ * live one about a sandbox after a `sandbox` message with that sandbox as it now stands:
  * a sandbox's events to those who may list sandboxes in its namespace, a maintenance run's to
  * those who may read maintenance runs. Last-Event-ID resumes (or, far behind, says `reload`).
  * A person may hold a few streams at once (limits.streamsPerPerson); one more is 429.
@@ -19,7 +20,9 @@ export const GET = endpointRoute("events", async ({ request, runtime, caller, qu
   }
   const visible = timelineEventVisibility(runtime, caller.person);
   const closed = runtime.rateLimits.openStream(caller.person.username);
-  const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, signal: request.signal, onClose: closed });
+  const { live } = runtime;
+  const sandboxNow = (id: string) => (live.ready ? (live.wire(id) ?? null) : undefined);
+  const stream = timelineEventStream({ timeline: runtime.store.timeline, lastEventId: lastEventId ?? undefined, sandboxId: query.sandbox, visible, sandboxNow, signal: request.signal, onClose: closed });
   return new Response(stream, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no", Connection: "keep-alive" },
   });
