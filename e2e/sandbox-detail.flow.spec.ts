@@ -227,3 +227,45 @@ test("an unknown sandbox id shows a page that says so and links back", async ({ 
   // The browser logs the 404 answer itself, as it should; nothing else may be logged.
   browserErrors.splice(0, browserErrors.length, ...browserErrors.filter((error) => !error.includes("404")));
 });
+
+// What the event stream pushes goes straight into the page: a change in the cluster reaches the
+// screen without the page asking the server again.
+test.describe("live updates from the event stream", () => {
+  /** Every request for sandboxes the page makes from now on (the stream itself aside). */
+  const sandboxRequests = (page: Page) => {
+    const asked: string[] = [];
+    page.on("request", (sent) => {
+      const url = new URL(sent.url());
+      if (url.pathname.startsWith("/api/v1/sandboxes")) asked.push(`${sent.method()} ${url.pathname}${url.search}`);
+    });
+    return asked;
+  };
+  const live = (page: Page) => page.getByRole("status").filter({ hasText: /^Live$/ });
+
+  test("an eviction shows in the Sandboxes list without the list being read again", async ({ page, request }) => {
+    const sandbox = await readySandbox(request, { disruptionPolicy: { autoRecoverFailedPods: false } });
+    const mounted = page.waitForResponse((answer) => new URL(answer.url()).pathname === "/api/v1/sandboxes");
+    await page.goto("/sandboxes");
+    await mounted;
+    await expect(live(page)).toBeVisible();
+    const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: sandbox.name }) });
+    await expect(row).toContainText("Ready");
+    const asked = sandboxRequests(page);
+    await simulate(request, sandbox, "kubelet-evict");
+    await expect(row).toContainText("Disrupted", { timeout: 30_000 });
+    expect(asked).toEqual([]);
+  });
+
+  test("an eviction shows on the sandbox's page, status and timeline, without either being read again", async ({ page, request }) => {
+    const sandbox = await readySandbox(request, { disruptionPolicy: { autoRecoverFailedPods: false } });
+    const mounted = ["", "/timeline", "/checkpoints"].map((path) => page.waitForResponse((answer) => new URL(answer.url()).pathname === `/api/v1/sandboxes/${sandbox.id}${path}`));
+    await page.goto(`/sandboxes/${sandbox.id}`);
+    await Promise.all(mounted);
+    await expect(live(page)).toBeVisible();
+    const asked = sandboxRequests(page);
+    await simulate(request, sandbox, "kubelet-evict");
+    await expect(status(page).getByText("Disrupted", { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(events(page)).toContainText("The kubelet on node");
+    expect(asked).toEqual([]);
+  });
+});
