@@ -4,8 +4,14 @@
 //     compressed as served and decoded;
 //   - the Sandboxes page with 1,000 sandboxes: time from navigation to the first rows on screen
 //     and to a usable (hydrated) table, the time a search takes to filter 1,000 rows, and frame
-//     times while scrolling the virtualized table from top to bottom. Medians of fixed runs.
-import { mkdtempSync, rmSync } from "node:fs";
+//     times while scrolling the virtualized table from top to bottom. Medians of fixed runs;
+//   - listing those 1,000 over HTTP: Berth's API (and its 304 revalidation) against the same list
+//     straight from the cluster API, read by the same plain HTTP client, medians of 11;
+//   - an eviction in the cluster to the row's badge changing in Chromium, with the 1,000 listed,
+//     and the requests for sandboxes the page made meanwhile (the event stream carries it all).
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
@@ -16,27 +22,132 @@ const PORT = Number(process.env.BERTH_BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SANDBOXES = 1000;
 const LOAD_RUNS = 5;
+const LIST_RUNS = 11;
+/** Running sandboxes evicted one at a time while the page shows them. */
+const EVICTIONS = 20;
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
-/** 1,000 suspended Sandboxes made straight in the cluster; the console finds them as it would kubectl's. */
-async function seedSandboxes(dataDir: string): Promise<void> {
-  // As the cluster's administrator, from the kubeconfig the embedded cluster writes.
+/** The embedded cluster as its administrator reaches it, from the kubeconfig it writes. */
+function clusterAdmin(dataDir: string): KubeConfig {
   const config = new KubeConfig();
   config.loadFromFile(path.join(dataDir, "cluster", "kubeconfig"));
-  const custom = config.makeApiClient(CustomObjectsApi);
-  for (let start = 0; start < SANDBOXES; start += 50) {
+  return config;
+}
+
+/** `count` Sandboxes made straight in the cluster (suspended: no pod), named `prefix-0000`…; the console finds them as it would kubectl's. */
+async function seedSandboxes(dataDir: string, prefix: string, count: number, suspended: boolean): Promise<void> {
+  const custom = clusterAdmin(dataDir).makeApiClient(CustomObjectsApi);
+  for (let start = 0; start < count; start += 50) {
     await Promise.all(
-      Array.from({ length: Math.min(50, SANDBOXES - start) }, (_, offset) =>
+      Array.from({ length: Math.min(50, count - start) }, (_, offset) =>
         custom.createNamespacedCustomObject({
           group: "agents.x-k8s.io", version: "v1beta1", namespace: "default", plural: "sandboxes",
-          body: { apiVersion: "agents.x-k8s.io/v1beta1", kind: "Sandbox", metadata: { name: `bench-${String(start + offset).padStart(4, "0")}` }, spec: { operatingMode: "Suspended", podTemplate: { spec: { containers: [{ name: "agent", image: "busybox" }] } } } },
+          body: { apiVersion: "agents.x-k8s.io/v1beta1", kind: "Sandbox", metadata: { name: `${prefix}-${String(start + offset).padStart(4, "0")}` }, spec: { ...(suspended ? { operatingMode: "Suspended" } : {}), podTemplate: { spec: { containers: [{ name: "agent", image: "busybox" }] } } } },
         }),
       ),
     );
   }
+}
+
+/** A GET read to its last byte by one plain HTTP client, whichever server answers: its status, body and ETag. */
+function getText(url: string, headers: Record<string, string>, ca?: Buffer): Promise<{ status: number; body: string; etag: string | undefined }> {
+  const target = new URL(url);
+  const client = target.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.get(target, { headers, ...(ca ? { ca } : {}) }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), etag: response.headers.etag }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+  });
+}
+
+/** Every page of a list, 500 at a time, by its cursor; the ETag of each page as it was read. */
+async function readEveryPage(pageUrl: (cursor: string | null) => string, next: (body: string) => string | null, headers: Record<string, string>, ca?: Buffer, etags?: string[]): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let index = 0;
+  do {
+    const answer = await getText(pageUrl(cursor), etags ? { ...headers, "if-none-match": etags[index]! } : headers, ca);
+    if (answer.status !== (etags ? 304 : 200)) throw new Error(`${pageUrl(cursor)} answered ${answer.status}`);
+    if (etags) return seen;
+    seen.push(answer.etag ?? "");
+    cursor = next(answer.body);
+    index++;
+  } while (cursor);
+  return seen;
+}
+
+async function medianMs(runs: number, work: () => Promise<unknown>): Promise<number> {
+  const took: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const began = performance.now();
+    await work();
+    took.push(performance.now() - began);
+  }
+  return median(took);
+}
+
+/** The 1,000 listed by Berth over HTTP (fresh, and revalidated), and straight from the cluster API over HTTP. */
+async function listTimes(dataDir: string) {
+  const cluster = clusterAdmin(dataDir);
+  const server = cluster.getCurrentCluster()!.server;
+  const ca = Buffer.from(cluster.getCurrentCluster()!.caData!, "base64");
+  const token = JSON.parse(readFileSync(path.join(dataDir, "cluster", "kubeconfig"), "utf8")).users[0].user.token as string;
+  const fromCluster = () =>
+    readEveryPage(
+      (cursor) => `${server}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes?limit=500${cursor ? `&continue=${encodeURIComponent(cursor)}` : ""}`,
+      (body) => (JSON.parse(body) as { metadata: { continue?: string } }).metadata.continue || null,
+      { authorization: `Bearer ${token}`, accept: "application/json" },
+      ca,
+    );
+  const berthPages = (cursor: string | null) => `${BASE}/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+  const berthNext = (body: string) => (JSON.parse(body) as { nextCursor: string | null }).nextCursor;
+  const fromBerth = () => readEveryPage(berthPages, berthNext, signedIn.header);
+  const etags = await fromBerth();
+  // Revalidating the first page says whether all of them are unchanged, as a client holding them would ask.
+  const revalidated = () => readEveryPage(berthPages, berthNext, signedIn.header, undefined, etags);
+  return { berth: await medianMs(LIST_RUNS, fromBerth), notModified: await medianMs(LIST_RUNS, revalidated), cluster: await medianMs(LIST_RUNS, fromCluster) };
+}
+
+/**
+ * Running sandboxes evicted one at a time while the Sandboxes page shows them (searched for, so
+ * they are on screen among the 1,000): from just before the eviction request to the row's badge
+ * leaving Ready, and the requests for sandboxes the page made in all that time.
+ */
+async function evictionToBadge(browser: Browser): Promise<{ delays: number[]; requests: number }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: { cookies: signedIn.cookies, origins: [] } });
+  const page = await context.newPage();
+  const mounted = page.waitForResponse((answer) => new URL(answer.url()).pathname === "/api/v1/sandboxes");
+  await page.goto(`${BASE}/sandboxes`);
+  await mounted;
+  await page.getByRole("searchbox").fill("live-");
+  await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor();
+  let requests = 0;
+  page.on("request", (sent) => {
+    if (new URL(sent.url()).pathname.startsWith("/api/v1/sandboxes")) requests++;
+  });
+  const delays: number[] = [];
+  for (let index = 0; index < EVICTIONS; index++) {
+    const name = `live-${String(index).padStart(4, "0")}`;
+    const began = performance.now();
+    const evicted = await api(`/api/v1/simulator/pods/default/${name}/kubelet-evict`, { method: "POST" });
+    if (!evicted.ok) throw new Error(`evicting ${name} answered ${evicted.status}: ${await evicted.text()}`);
+    await page.waitForFunction(
+      (wanted) => [...document.querySelectorAll("tbody tr")].some((row) => row.textContent?.includes(wanted) && row.querySelector('[data-tone]:not([data-tone="ok"])')),
+      name,
+      { polling: "raf" },
+    );
+    delays.push(performance.now() - began);
+  }
+  await context.close();
+  return { delays, requests };
 }
 
 /** The benchmark acts as a platform admin (paula) signed in the way a browser is: a session cookie. */
@@ -174,7 +285,7 @@ try {
   await waitFor("the detail page's sandbox to leave the list", async () => ((await listedCount()) === 0 ? true : undefined));
 
   const seedStarted = performance.now();
-  await seedSandboxes(dataDir);
+  await seedSandboxes(dataDir, "bench", SANDBOXES, true);
   await waitFor("1,000 sandboxes in the console's list", async () => ((await listedCount()) >= SANDBOXES ? true : undefined), 300_000);
   console.log(`\n${SANDBOXES} Sandboxes made in the cluster and listed by the console after ${((performance.now() - seedStarted) / 1000).toFixed(1)} s.\n`);
 
@@ -190,6 +301,22 @@ try {
   row("scroll top → bottom: median frame", (run) => run.medianFrameMs);
   row("scroll top → bottom: worst frame", (run) => run.worstFrameMs);
   console.log(`\nThe page's HTML with its data: ${median(runs.map((run) => run.documentKiB)).toFixed(0)} KiB decoded.`);
+
+  const lists = await listTimes(dataDir);
+  console.log(`\n| every page of the ${SANDBOXES} sandboxes, 500 a page, over HTTP (one plain client) | runs | median ms | ÷ cluster API |\n|---|---:|---:|---:|`);
+  console.log(`| cluster API: GET …/sandboxes straight from the embedded cluster | ${LIST_RUNS} | ${lists.cluster.toFixed(1)} | 1.00 |`);
+  console.log(`| Berth: GET /api/v1/sandboxes | ${LIST_RUNS} | ${lists.berth.toFixed(1)} | ${(lists.berth / lists.cluster).toFixed(2)} |`);
+  console.log(`| Berth: the first page revalidated with its ETag (304) | ${LIST_RUNS} | ${lists.notModified.toFixed(1)} | ${(lists.notModified / lists.cluster).toFixed(2)} |`);
+
+  await seedSandboxes(dataDir, "live", EVICTIONS, false);
+  await waitFor(`${EVICTIONS} running sandboxes Ready`, async () => {
+    const page = (await (await api("/api/v1/sandboxes?limit=500")).json()) as { items: { name: string; phase: string }[] };
+    return page.items.filter((item) => item.name.startsWith("live-") && item.phase === "Ready").length === EVICTIONS ? true : undefined;
+  }, 300_000);
+  const evictions = await evictionToBadge(browser);
+  console.log(`\n| kubelet eviction → the row's badge changes in Chromium (${SANDBOXES + EVICTIONS} listed, one at a time) | evictions | median ms | p95 ms | worst ms |\n|---|---:|---:|---:|---:|`);
+  console.log(`| request sent → badge no longer Ready | ${EVICTIONS} | ${median(evictions.delays).toFixed(0)} | ${percentile(evictions.delays, 95).toFixed(0)} | ${Math.max(...evictions.delays).toFixed(0)} |`);
+  console.log(`\nRequests for sandboxes the page made during the ${EVICTIONS} evictions: ${evictions.requests} (${(evictions.requests / EVICTIONS).toFixed(2)} per eviction).`);
 } finally {
   await browser.close();
   stopConsole(server);
