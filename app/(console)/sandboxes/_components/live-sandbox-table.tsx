@@ -43,12 +43,23 @@ function Handout({ handout }: { handout: SandboxRow["handout"] }) {
 }
 
 /**
- * Every live sandbox, kept current by the event stream (LiveUpdates marks the list stale on each
- * change), filtered by phase and a search, and virtualized: only the rows in view are in the
- * DOM, so a thousand sandboxes scroll as smoothly as ten.
+ * Every live sandbox, kept current by the event stream (LiveUpdates puts each sandbox it pushes
+ * into the list), filtered by phase and a search, and virtualized: only the rows in view are in
+ * the DOM, so a thousand sandboxes scroll as smoothly as ten. The server sends the first screen
+ * of rows (`initialRows` of `total`); the rest are read as the table mounts, and until they are
+ * here the count says so and the filters, which would see only part of the list, wait.
  */
-export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: SandboxRow[]; initialAt: number }) {
-  const { data: all, error } = useQuery({ queryKey: ["sandboxes"], queryFn: ({ signal }) => fetchSandboxRows(signal), ...serverRendered(initialRows) });
+export function LiveSandboxTable({ initialRows, total, initialAt }: { initialRows: SandboxRow[]; total: number; initialAt: number }) {
+  const [whole, setWhole] = useState(initialRows.length >= total);
+  const { data: all, error } = useQuery({
+    queryKey: ["sandboxes"],
+    queryFn: async ({ signal }) => {
+      const rows = await fetchSandboxRows(signal);
+      setWhole(true);
+      return rows;
+    },
+    ...serverRendered(initialRows),
+  });
   const [phase, setPhase] = useState("");
   const [search, setSearch] = useState("");
   const rows = useMemo(() => filterRows(all, { phase, search }), [all, phase, search]);
@@ -84,11 +95,11 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
       <div className={styles.toolbar}>
         <label className={styles.field}>
           <span>Search</span>
-          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name, namespace or node" />
+          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name, namespace or node" disabled={!whole} />
         </label>
         <label className={styles.field}>
           <span>Phase</span>
-          <select value={phase} onChange={(event) => setPhase(event.target.value)}>
+          <select value={phase} onChange={(event) => setPhase(event.target.value)} disabled={!whole}>
             <option value="">All phases</option>
             {SANDBOX_PHASES.filter((one) => one !== "Deleted").map((one) => (
               <option key={one} value={one}>
@@ -98,7 +109,11 @@ export function LiveSandboxTable({ initialRows, initialAt }: { initialRows: Sand
           </select>
         </label>
         <span className={styles.count} aria-live="polite">
-          {rows.length === all.length ? `${all.length} ${all.length === 1 ? "sandbox" : "sandboxes"}` : `${rows.length} of ${all.length} sandboxes`}
+          {!whole
+            ? `The newest ${all.length} of ${total} sandboxes; reading the rest…`
+            : rows.length === all.length
+              ? `${all.length} ${all.length === 1 ? "sandbox" : "sandboxes"}`
+              : `${rows.length} of ${all.length} sandboxes`}
         </span>
         {error ? <span className={styles.warning} role="alert">Could not refresh the list: {(error as Error).message}. Showing the last one received.</span> : null}
       </div>
