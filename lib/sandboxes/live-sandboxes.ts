@@ -84,10 +84,12 @@ export class LiveSandboxes {
     if (!this.loaded) return;
     const wanted = new Set(ids);
     if (wanted.size === 0) return;
-    const found = await sandboxes.getSandboxes([...wanted]);
-    for (const record of found) this.put(record);
+    for (const record of await sandboxes.getSandboxes([...wanted])) {
+      this.put(record);
+      wanted.delete(record.id);
+    }
     // A record gone from the store never became a sandbox (its create was undone).
-    for (const id of wanted) if (!found.some((record) => record.id === id)) this.remove(id);
+    for (const id of wanted) this.remove(id);
   }
 
   remove(id: string): void {

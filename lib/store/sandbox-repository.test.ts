@@ -47,6 +47,12 @@ describe(`sandbox records (${testStoreKind})`, () => {
     expect(await store.sandboxes.getSandbox("not-a-uuid")).toBeNull();
   });
 
+  it("read several records by id at once, leaving out ids they do not have", async () => {
+    const [one, two] = [await store.sandboxes.recordSandbox(aNewSandbox()), await store.sandboxes.recordSandbox(aNewSandbox())];
+    const read = await store.sandboxes.getSandboxes([one.id, two.id, crypto.randomUUID(), "not-a-uuid"]);
+    expect(read.map((record) => record.id).sort()).toEqual([one.id, two.id].sort());
+  });
+
   it("find a live sandbox by namespace and name", async () => {
     const created = await store.sandboxes.recordSandbox(aNewSandbox());
     expect((await store.sandboxes.findLiveSandbox(created.namespace, created.name))?.id).toBe(created.id);
