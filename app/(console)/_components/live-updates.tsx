@@ -21,13 +21,24 @@ const LABELS: Record<StreamState, string> = {
 const REFRESH_AFTER_MS = 250;
 const RECONNECT_AFTER_MS = 3_000;
 
+/**
+ * Puts a push into what the cache holds under `key`, and again once a read of it that is under
+ * way lands: that read may have left the server before the pushed change was made.
+ */
+function applyPush<T>(queryClient: QueryClient, key: readonly unknown[], apply: (held: T | undefined) => T | undefined): void {
+  queryClient.setQueryData<T>(key, apply);
+  const reading = queryClient.getQueryCache().find<T>({ queryKey: key, exact: true })?.promise;
+  // A turn later: the read's own answer goes into the cache first.
+  if (reading) reading.then(() => setTimeout(() => queryClient.setQueryData<T>(key, apply)), () => {});
+}
+
 /** A sandbox as the stream says it now stands, put where the page holds it: its row, its record. */
 function applySandbox(queryClient: QueryClient, data: string): string | null {
   const parsed = sandboxUpdateSchema.safeParse(JSON.parse(data));
   if (!parsed.success) return null;
   const update = parsed.data;
-  queryClient.setQueryData<SandboxRow[]>(["sandboxes"], (rows) => rowsWith(rows, update));
-  queryClient.setQueryData<SandboxRecord>(["sandbox", update.id], (record) => recordWith(record, update));
+  applyPush<SandboxRow[]>(queryClient, ["sandboxes"], (rows) => rowsWith(rows, update));
+  applyPush<SandboxRecord>(queryClient, ["sandbox", update.id], (record) => recordWith(record, update));
   // Gone: its page (if open) reads what became of it.
   if (!update.record) void queryClient.invalidateQueries({ queryKey: ["sandbox", update.id], exact: true });
   return update.id;
@@ -36,7 +47,7 @@ function applySandbox(queryClient: QueryClient, data: string): string | null {
 /** A timeline event, appended to its sandbox's timeline where the page holds it. */
 function applyEvent(queryClient: QueryClient, event: TimelineEvent): void {
   if (!event.sandboxId) return;
-  queryClient.setQueryData<TimelineEvent[]>(["sandbox", event.sandboxId, "timeline"], (timeline) => timelineWith(timeline, event));
+  applyPush<TimelineEvent[]>(queryClient, ["sandbox", event.sandboxId, "timeline"], (timeline) => timelineWith(timeline, event));
   if (event.type === "Checkpoint") void queryClient.invalidateQueries({ queryKey: ["sandbox", event.sandboxId, "checkpoints"] });
 }
 

@@ -29,6 +29,12 @@ describe("a pushed sandbox", () => {
     expect(rows?.map((row) => row.phase)).toEqual(["Recovering"]);
   });
 
+  it("does not replace a newer row, read after it was sent", () => {
+    const record = aRecord(1, { phase: "Ready" });
+    const older = { ...record, phase: "Provisioning" as const, updatedAt: new Date(record.updatedAt.getTime() - 1) };
+    expect(rowsWith(rowsOf(record), { id: record.id, record: older })?.map((row) => row.phase)).toEqual(["Ready"]);
+  });
+
   it("is added where it sorts, newest first, when the list did not have it", () => {
     const [oldest, newest] = [aRecord(1), aRecord(3)];
     const made = aRecord(2);
@@ -48,6 +54,11 @@ describe("a pushed sandbox", () => {
   it("replaces a held record", () => {
     const record = aRecord(1, { phase: "Ready" });
     expect(recordWith(record, { id: record.id, record: { ...record, phase: "Stopped" } })?.phase).toBe("Stopped");
+  });
+
+  it("does not replace a newer held record", () => {
+    const record = aRecord(1, { phase: "Ready" });
+    expect(recordWith(record, { id: record.id, record: { ...record, phase: "Provisioning", updatedAt: new Date(record.updatedAt.getTime() - 1) } })).toBe(record);
   });
 
   it("leaves a held record as it was once it is no longer live", () => {

@@ -5,7 +5,7 @@ import type { SandboxRecord } from "@/lib/domain/sandbox-record.ts";
 // A sandbox as the live table shows it: only what the table needs of a record, so the page's
 // HTML carries no more than that for a thousand sandboxes.
 
-export type SandboxRow = Pick<SandboxRecord, "id" | "name" | "namespace" | "phase" | "reason" | "message" | "nodeName" | "workspaceBackend" | "createdAt"> & {
+export type SandboxRow = Pick<SandboxRecord, "id" | "name" | "namespace" | "phase" | "reason" | "message" | "nodeName" | "workspaceBackend" | "createdAt" | "updatedAt"> & {
   profile: string;
   protection: SandboxDetails["protection"];
   disruption: SandboxDetails["disruption"];
@@ -13,9 +13,9 @@ export type SandboxRow = Pick<SandboxRecord, "id" | "name" | "namespace" | "phas
 };
 
 export function sandboxRow(record: SandboxRecord): SandboxRow {
-  const { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, spec, details } = record;
+  const { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, updatedAt, spec, details } = record;
   const profile = typeof spec.profile === "string" ? spec.profile : "generic";
-  return { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, profile, protection: details.protection, disruption: details.disruption, handout: details.handout };
+  return { id, name, namespace, phase, reason, message, nodeName, workspaceBackend, createdAt, updatedAt, profile, protection: details.protection, disruption: details.disruption, handout: details.handout };
 }
 
 /** Newest first; the id settles a tie. */
