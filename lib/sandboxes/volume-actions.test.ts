@@ -1,5 +1,7 @@
 import { anActor } from "../domain/test-fixtures.ts";
+import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mergePatch } from "../kube/patch-options.ts";
 import { helperPods } from "../kube/helper-pods.ts";
 import { volumeResources } from "../kube/volume-resources.ts";
 import { eventually } from "../sim/testing/eventually.ts";
@@ -83,6 +85,36 @@ describe("growing a claim", () => {
     expect(await expandVolume(deps, "default", claim, { size: "3Gi" }, anActor("alice"))).toEqual({ from: "1Gi", to: "3Gi" });
     await knownWhen(claim, (_state, capacity) => capacity === "3Gi");
     expect((await auditOf(claim))[0]).toMatchObject({ action: "volume.expand", outcome: "Succeeded", details: { from: "1Gi", to: "3Gi" } });
+  });
+
+  /** The driver, with someone else writing to the claim just before each of Berth's writes to it. */
+  const racedBy = (writes: number): VolumeActionDeps => {
+    const core = world.deps.connection.kubeConfig.makeApiClient(CoreV1Api);
+    let left = writes;
+    const volumes = {
+      ...deps.volumes,
+      requestStorage: async (namespace: string, name: string, size: string, resourceVersion: string) => {
+        if (left-- > 0) await core.patchNamespacedPersistentVolumeClaim({ namespace, name, body: { metadata: { labels: { touched: String(left) } } } }, mergePatch);
+        return deps.volumes.requestStorage(namespace, name, size, resourceVersion);
+      },
+    };
+    return { ...deps, volumes };
+  };
+
+  it("reads the claim again and grows it when it changed between the read and the write", async () => {
+    const name = uniqueName("raced");
+    await world.readySandbox({ name, workspace: { claim: { ownership: "retain", storageClassName: "portable", size: "1Gi" } } });
+    const claim = `workspace-${name}`;
+    expect(await expandVolume(racedBy(1), "default", claim, { size: "2Gi" }, anActor("alice"))).toEqual({ from: "1Gi", to: "2Gi" });
+    await knownWhen(claim, (_state, capacity) => capacity === "2Gi");
+  });
+
+  it("gives up, changing nothing, when the claim changed under both tries", async () => {
+    const name = uniqueName("churn");
+    await world.readySandbox({ name, workspace: { claim: { ownership: "retain", storageClassName: "portable", size: "1Gi" } } });
+    const claim = `workspace-${name}`;
+    await expect(expandVolume(racedBy(2), "default", claim, { size: "2Gi" }, anActor("alice"))).rejects.toMatchObject({ name: "VolumeStateError", message: expect.stringContaining("changed while it was being grown, twice") });
+    expect((await deps.volumes.readClaim("default", claim))?.spec?.resources?.requests?.storage).toBe("1Gi");
   });
 
   it("refuses a size that is not larger, naming the size field", async () => {

@@ -183,31 +183,42 @@ export async function expandVolume(deps: VolumeActionDeps, namespace: string, na
   if (!parsed.success) throw new RequestRejectedError(problemsFromZodError(parsed.error));
   const { size } = parsed.data;
   return auditedChange(deps.store.audit, { actor, action: "volume.expand", targetKind: "PersistentVolumeClaim", namespace, name, details: { size }, detailsOf: (done) => done }, async () => {
-    const { claim } = await knownClaim(deps, namespace, name);
-    const rejected = (message: string) => new RequestRejectedError([{ code: "custom", path: ["size"], message }]);
-    if (claim.status?.phase !== "Bound" || claim.metadata?.deletionTimestamp) {
-      throw new VolumeStateError(`Claim ${namespace}/${name} is ${claim.metadata?.deletionTimestamp ? "being deleted" : (claim.status?.phase ?? "Pending")}: only a bound claim can grow.`);
+    // A controller's own write to the claim (its status, just after it bound) is no reason to
+    // refuse the person: the claim is read and checked afresh, once.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await growClaim(deps, namespace, name, size);
+      } catch (error) {
+        const conflict = error instanceof KubeApiError && error.conflict;
+        if (conflict && attempt === 1) continue;
+        if (conflict) throw new VolumeStateError(`Claim ${namespace}/${name} changed while it was being grown, twice; nothing was changed. Try again.`);
+        throw error;
+      }
     }
-    const className = claim.spec?.storageClassName;
-    const storageClass = className ? await deps.volumes.readStorageClass(className) : null;
-    if (storageClass?.allowVolumeExpansion !== true) {
-      throw rejected(
-        className
-          ? `StorageClass ${className} does not allow volume expansion (allowVolumeExpansion is not true), so claim ${name} cannot grow; move its data to a larger claim instead`
-          : `claim ${name} has no StorageClass, so it cannot grow; only claims of a class with allowVolumeExpansion: true can`,
-      );
-    }
-    const from = claim.spec?.resources?.requests?.storage ?? null;
-    const smaller = expansionProblem(from, size);
-    if (smaller) throw rejected(smaller);
-    try {
-      await deps.volumes.requestStorage(namespace, name, size, claim.metadata!.resourceVersion!);
-    } catch (error) {
-      if (error instanceof KubeApiError && error.conflict) throw new VolumeStateError(`Claim ${namespace}/${name} changed while it was being grown; nothing was changed. Try again.`);
-      throw error;
-    }
-    return { from, to: size };
   });
+}
+
+/** One try at growing the claim as it is read now; a KubeApiError conflict when it changed meanwhile. */
+async function growClaim(deps: VolumeActionDeps, namespace: string, name: string, size: string): Promise<{ from: string | null; to: string }> {
+  const { claim } = await knownClaim(deps, namespace, name);
+  const rejected = (message: string) => new RequestRejectedError([{ code: "custom", path: ["size"], message }]);
+  if (claim.status?.phase !== "Bound" || claim.metadata?.deletionTimestamp) {
+    throw new VolumeStateError(`Claim ${namespace}/${name} is ${claim.metadata?.deletionTimestamp ? "being deleted" : (claim.status?.phase ?? "Pending")}: only a bound claim can grow.`);
+  }
+  const className = claim.spec?.storageClassName;
+  const storageClass = className ? await deps.volumes.readStorageClass(className) : null;
+  if (storageClass?.allowVolumeExpansion !== true) {
+    throw rejected(
+      className
+        ? `StorageClass ${className} does not allow volume expansion (allowVolumeExpansion is not true), so claim ${name} cannot grow; move its data to a larger claim instead`
+        : `claim ${name} has no StorageClass, so it cannot grow; only claims of a class with allowVolumeExpansion: true can`,
+    );
+  }
+  const from = claim.spec?.resources?.requests?.storage ?? null;
+  const smaller = expansionProblem(from, size);
+  if (smaller) throw rejected(smaller);
+  await deps.volumes.requestStorage(namespace, name, size, claim.metadata!.resourceVersion!);
+  return { from, to: size };
 }
 
 /**
