@@ -3,7 +3,7 @@ import type { Person } from "../lib/domain/person.ts";
 import type { SandboxRecord } from "../lib/domain/sandbox-record.ts";
 import { demoPersonIdentity } from "../lib/identity/demo-people.ts";
 import { eventually } from "../lib/sim/testing/eventually.ts";
-import { measure, type Measurement } from "./measure.ts";
+import { measure, median, type Measurement } from "./measure.ts";
 
 // What authorization costs: a cached read through the whole API edge (sign-in, the access
 // reviews from cache, the checks) against the same answer made without the edge; and how many
@@ -24,7 +24,6 @@ export interface AccessBenchResult {
 
 const demo = demoPersonIdentity;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function benchAccess(): Promise<AccessBenchResult> {
   const api = await startApiUnderTest({ BERTH_SIM_CLOCK_SCALE: "50", BERTH_CREATES_PER_MINUTE: "100000", BERTH_WRITES_PER_MINUTE: "100000" });
@@ -46,8 +45,8 @@ export async function benchAccess(): Promise<AccessBenchResult> {
     const query = { namespace: "team-a", limit: "50" };
     await api.call("listSandboxes", alex, { query });
     const throughTheEdge = await measure(`GET /api/v1/sandboxes?namespace=team-a as a developer (${SANDBOXES} sandboxes)`, READS, () => api.call("listSandboxes", alex, { query }));
-    const withoutTheEdge = await measure("the same page from memory, serialized, with no sign-in or access review", READS, () =>
-      Response.json(runtime.live.page({ limit: 50, namespaces: new Set(["team-a"]) })).text(),
+    const withoutTheEdge = await measure("the same page from memory, as its wire form, with no sign-in or access review", READS, () =>
+      new Response(runtime.live.wirePage({ limit: 50, namespaces: new Set(["team-a"]) }).body).text(),
     );
 
     // A person of team-a no question was asked about yet stops a sandbox, then starts it again

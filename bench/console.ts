@@ -9,7 +9,7 @@
 //     straight from the cluster API, read by the same plain HTTP client, medians of 11;
 //   - an eviction in the cluster to the row's badge changing in Chromium, with the 1,000 listed,
 //     and the requests for sandboxes the page made meanwhile (the event stream carries it all).
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import { signInAs, startConsole, stopConsole, waitFor } from "./console-server.ts";
+import { median } from "./measure.ts";
 
 const PORT = Number(process.env.BERTH_BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -27,7 +28,6 @@ const LIST_RUNS = 11;
 const EVICTIONS = 20;
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
@@ -68,20 +68,23 @@ function getText(url: string, headers: Record<string, string>, ca?: Buffer): Pro
   });
 }
 
-/** Every page of a list, 500 at a time, by its cursor; the ETag of each page as it was read. */
-async function readEveryPage(pageUrl: (cursor: string | null) => string, next: (body: string) => string | null, headers: Record<string, string>, ca?: Buffer, etags?: string[]): Promise<string[]> {
-  const seen: string[] = [];
+/** Every page of a list, 500 at a time, by its cursor; the ETag of the first. */
+async function readEveryPage(pageUrl: (cursor: string | null) => string, next: (body: string) => string | null, headers: Record<string, string>, ca?: Buffer): Promise<string | undefined> {
+  let first: string | undefined;
   let cursor: string | null = null;
-  let index = 0;
   do {
-    const answer = await getText(pageUrl(cursor), etags ? { ...headers, "if-none-match": etags[index]! } : headers, ca);
-    if (answer.status !== (etags ? 304 : 200)) throw new Error(`${pageUrl(cursor)} answered ${answer.status}`);
-    if (etags) return seen;
-    seen.push(answer.etag ?? "");
+    const answer = await getText(pageUrl(cursor), headers, ca);
+    if (answer.status !== 200) throw new Error(`${pageUrl(cursor)} answered ${answer.status}`);
+    first ??= answer.etag;
     cursor = next(answer.body);
-    index++;
   } while (cursor);
-  return seen;
+  return first;
+}
+
+/** The first page asked for again with the ETag it had: 304, as a client holding the list asks whether it changed. */
+async function revalidate(url: string, headers: Record<string, string>, etag: string): Promise<void> {
+  const answer = await getText(url, { ...headers, "if-none-match": etag });
+  if (answer.status !== 304) throw new Error(`${url} with If-None-Match answered ${answer.status}`);
 }
 
 async function medianMs(runs: number, work: () => Promise<unknown>): Promise<number> {
@@ -99,7 +102,7 @@ async function listTimes(dataDir: string) {
   const cluster = clusterAdmin(dataDir);
   const server = cluster.getCurrentCluster()!.server;
   const ca = Buffer.from(cluster.getCurrentCluster()!.caData!, "base64");
-  const token = JSON.parse(readFileSync(path.join(dataDir, "cluster", "kubeconfig"), "utf8")).users[0].user.token as string;
+  const token = cluster.getCurrentUser()!.token!;
   const fromCluster = () =>
     readEveryPage(
       (cursor) => `${server}/apis/agents.x-k8s.io/v1beta1/namespaces/default/sandboxes?limit=500${cursor ? `&continue=${encodeURIComponent(cursor)}` : ""}`,
@@ -110,9 +113,9 @@ async function listTimes(dataDir: string) {
   const berthPages = (cursor: string | null) => `${BASE}/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
   const berthNext = (body: string) => (JSON.parse(body) as { nextCursor: string | null }).nextCursor;
   const fromBerth = () => readEveryPage(berthPages, berthNext, signedIn.header);
-  const etags = await fromBerth();
-  // Revalidating the first page says whether all of them are unchanged, as a client holding them would ask.
-  const revalidated = () => readEveryPage(berthPages, berthNext, signedIn.header, undefined, etags);
+  const etag = await fromBerth();
+  if (!etag) throw new Error("Berth's list carried no ETag");
+  const revalidated = () => revalidate(berthPages(null), signedIn.header, etag);
   return { berth: await medianMs(LIST_RUNS, fromBerth), notModified: await medianMs(LIST_RUNS, revalidated), cluster: await medianMs(LIST_RUNS, fromCluster) };
 }
 

@@ -9,6 +9,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
+export const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
+
 /** Runs `operation` a fixed number of times, one after another, and reports median and p95. */
 export async function measure(name: string, runs: number, operation: (i: number) => Promise<unknown> | unknown): Promise<Measurement> {
   const durations: number[] = [];

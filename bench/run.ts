@@ -44,10 +44,14 @@ console.log(`\n| disruption | evictions | median ms | p99 ms |\n|---|---:|---:|-
 console.log(`| eviction (Eviction API) → Disruption event on the bus (what SSE sends) | ${disruption.evictions} | ${ms(disruption.evictionToEventMedianMs)} | ${ms(disruption.evictionToEventP99Ms)} |`);
 
 const maintenance = await benchMaintenance();
-console.log(`\n| drain a node holding ${maintenance.sandboxes} sandboxes, each checkpointed first | ms |\n|---|---:|`);
-console.log(`| Berth maintenance run (parallelism ${maintenance.parallelism}) | ${maintenance.maintenanceRunMs.toFixed(0)} |`);
-console.log(`| by hand, one by one (checkpoint, evict, wait for the replacement) | ${maintenance.oneByOneMs.toFixed(0)} |`);
-console.log(`\nMaintenance run vs one by one: ${(maintenance.oneByOneMs / maintenance.maintenanceRunMs).toFixed(1)}× faster.`);
+console.log(`\n| drain a node holding ${maintenance.sandboxes} sandboxes, each checkpointed first | ms | ÷ slowest single | checkpointed (median / worst) | evicted after | replaced after | throttled | fewest at once |\n|---|---:|---:|---:|---:|---:|---:|---:|`);
+const phase = (run: typeof maintenance.calm, key: keyof typeof run.median) => `${run.median[key].toFixed(0)} / ${run.worst[key].toFixed(0)}`;
+for (const [name, run] of [["Berth maintenance run, calm", maintenance.calm], [`Berth maintenance run, ${maintenance.throttledEvictions} evictions throttled (Retry-After 1 s)`, maintenance.throttled]] as const) {
+  console.log(`| ${name} | ${run.runMs.toFixed(0)} | ${(run.runMs / maintenance.slowestSingleMs).toFixed(2)}× | ${phase(run, "checkpointMs")} | ${phase(run, "evictionMs")} | ${phase(run, "replacementMs")} | ${run.throttled} | ${run.fewestAtOnce} |`);
+}
+console.log(`| the slowest sandbox alone, by hand (checkpoint, evict, wait for the replacement) | ${maintenance.slowestSingleMs.toFixed(0)} | 1.00× | | | | | |`);
+console.log(`| all of them by hand, one by one | ${maintenance.oneByOneMs.toFixed(0)} | ${(maintenance.oneByOneMs / maintenance.slowestSingleMs).toFixed(2)}× | | | | | |`);
+console.log(`\nA calm maintenance run lasts ${(maintenance.calm.runMs / maintenance.slowestSingleMs).toFixed(2)}× as long as its slowest sandbox alone (target within 1.2×); ${(maintenance.oneByOneMs / maintenance.calm.runMs).toFixed(1)}× faster than one by one. Phases are ms from the run's start to the sandbox's checkpoint, then to its eviction, then to its replacement being Ready.\n`);
 
 const templates = await benchTemplates();
 console.log(`\n| a sandbox from a template (embedded cluster, clock ×${templates.clockScale}) | runs | median ms | p95 ms |\n|---|---:|---:|---:|`);

@@ -6,8 +6,11 @@ import { personSchema } from "./person.ts";
 // Planned maintenance of a node: what a run is asked to do, and how far it got.
 
 export const maintenanceOptionsSchema = z.strictObject({
-  /** How many sandboxes are checkpointed at once. */
-  parallelism: z.int("parallelism must be a whole number").min(1, "parallelism must be at least 1").max(20, "parallelism must be at most 20").default(4),
+  /**
+   * At most how many checkpoints and evictions go at once. Without it, every sandbox of the node
+   * goes at once, fewer while the API server throttles.
+   */
+  parallelism: z.int("parallelism must be a whole number").min(1, "parallelism must be at least 1").max(500, "parallelism must be at most 500").optional(),
   /** How long an eviction refused with 429 is retried before the run gives up on that pod. */
   evictionTimeoutSeconds: z.int("evictionTimeoutSeconds must be a whole number of seconds").min(1).max(3600).default(300),
   /** How long the run waits for a moved sandbox's replacement to be Ready. */

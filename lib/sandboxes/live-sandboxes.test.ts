@@ -71,6 +71,29 @@ describe("the live sandboxes", () => {
     expect(live.size).toBe(0);
   });
 
+  it("know a live sandbox's id by its name", () => {
+    const record = aRecord(1, { namespace: "team-a" });
+    expect([liveWith(record).idOf("team-a", "box-1"), liveWith(record).idOf("default", "box-1")]).toEqual([record.id, undefined]);
+  });
+
+  it("forget a deleted sandbox's name, and give it to the sandbox that takes it next", () => {
+    const gone = aRecord(1);
+    const live = liveWith(gone);
+    live.put({ ...gone, deletedAt: new Date(), updatedAt: new Date() });
+    const forgotten = live.idOf("default", "box-1");
+    const next = aRecord(2, { name: "box-1" });
+    live.put(next);
+    expect([forgotten, live.idOf("default", "box-1")]).toEqual([undefined, next.id]);
+  });
+
+  it("keep a reused name for its new sandbox when the old one is removed after", () => {
+    const old = aRecord(1);
+    const next = aRecord(2, { name: "box-1" });
+    const live = liveWith(old, next);
+    live.remove(old.id);
+    expect(live.idOf("default", "box-1")).toBe(next.id);
+  });
+
   it("show a record's latest status", () => {
     const record = aRecord(1, { phase: "Provisioning" });
     const live = liveWith(record);

@@ -23,6 +23,8 @@ function newestFirst(a: Position, b: Position): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
+const nameKey = (record: Pick<SandboxRecord, "namespace" | "name">) => `${record.namespace}/${record.name}`;
+
 /** A record as held: its revision here, and its JSON once asked for. */
 interface Held {
   record: SandboxRecord;
@@ -42,10 +44,14 @@ export interface PageRequest {
 export interface WirePage {
   body: string;
   etag: string;
+  /** The cursor `body` carries, for a caller going on to the next page. */
+  nextCursor: string | null;
 }
 
 export class LiveSandboxes {
   private readonly records = new Map<string, Held>();
+  /** Each live record's id by "namespace/name", for the watches, which know objects by name. */
+  private readonly idsByName = new Map<string, string>();
   private sorted: Held[] | null = null;
   private loaded = false;
   private revision = 0;
@@ -70,8 +76,12 @@ export class LiveSandboxes {
   put(record: SandboxRecord): void {
     const held = this.records.get(record.id);
     if (held && held.record.updatedAt.getTime() > record.updatedAt.getTime()) return;
-    if (record.deletedAt) this.records.delete(record.id);
-    else this.records.set(record.id, { record, revision: ++this.revision });
+    if (record.deletedAt) {
+      this.remove(record.id);
+      return;
+    }
+    this.records.set(record.id, { record, revision: ++this.revision });
+    this.idsByName.set(nameKey(record), record.id);
     this.sorted = null;
   }
 
@@ -93,11 +103,20 @@ export class LiveSandboxes {
   }
 
   remove(id: string): void {
-    if (this.records.delete(id)) this.sorted = null;
+    const held = this.records.get(id);
+    if (!held) return;
+    this.records.delete(id);
+    if (this.idsByName.get(nameKey(held.record)) === id) this.idsByName.delete(nameKey(held.record));
+    this.sorted = null;
   }
 
   get(id: string): SandboxRecord | undefined {
     return this.records.get(id)?.record;
+  }
+
+  /** The id of the live record of that name, if this list holds it. */
+  idOf(namespace: string, name: string): string | undefined {
+    return this.idsByName.get(nameKey({ namespace, name }));
   }
 
   /** The record's JSON, as a list or an event sends it; undefined when it is not live. */
@@ -129,7 +148,7 @@ export class LiveSandboxes {
     const { held, nextCursor } = this.select(request);
     const body = `{"items":[${held.map(wireOf).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
     const versions = createHash("sha1").update(this.epoch).update(held.map((one) => one.revision).join(",")).update(`|${nextCursor ?? ""}`);
-    return { body, etag: `W/"${versions.digest("base64url")}"` };
+    return { body, etag: `W/"${versions.digest("base64url")}"`, nextCursor };
   }
 
   private select(request: PageRequest): { held: Held[]; nextCursor: string | null } {

@@ -95,6 +95,40 @@ describe("maintenance of a node whose sandboxes checkpoint fine", () => {
   });
 });
 
+describe("maintenance at the pace of each sandbox, and of the API server", () => {
+  /** Ten seconds at the embedded cluster's ×200 clock, well inside its grace period. */
+  const TEN_SECOND_HOOK = { checkpointHook: ["sh", "-c", "sleep 2000; echo saved > /sandbox/saved.txt"], checkpointGracePeriodSeconds: 20 };
+  let maintained: Maintained;
+  let maintenance: Maintenance;
+  let run: MaintenanceRun;
+  const reasonAt = async (name: string, reason: string) => {
+    const events = await maintained.world.deps.store.timeline.listForSandbox(maintained.sandboxes[name]!.id, { limit: 100 });
+    return events.find((event) => event.reason === reason && event.data?.runId === run.id)!.occurredAt.getTime();
+  };
+  beforeAll(async () => {
+    maintained = await sandboxesOnWorker1({ slow: { disruptionPolicy: TEN_SECOND_HOOK }, quick: { disruptionPolicy: { checkpointHook: OK_HOOK } } });
+    maintenance = maintenanceIn(maintained.world);
+    maintained.world.sim.faults.injectApiFault({ verb: "create", resource: "pods", code: 429, retryAfterSeconds: 1, count: 1 });
+    run = await maintenance.runToEnd("worker-1", OPTIONS);
+  }, 90_000);
+  afterAll(async () => {
+    maintenance?.runner.stop();
+    await maintained?.world.stop();
+  });
+
+  it("moves a quick sandbox while a slow one is still checkpointing", async () => {
+    expect(await reasonAt("quick", "MaintenanceReplaced")).toBeLessThan(await reasonAt("slow", "MaintenanceCheckpointed"));
+  });
+
+  it("waits out an eviction the API server throttled, and moves every sandbox", () => {
+    expect([run.state, stepOf(run, "quick"), stepOf(run, "slow")]).toEqual(["Succeeded", "Replaced", "Replaced"]);
+  });
+
+  it("says the API server throttled it, and how far it slowed down", () => {
+    expect(run.message).toContain("The API server throttled Berth 1 time(s) meanwhile, so the run slowed down to as few as 1 checkpoint(s) or eviction(s) at once");
+  });
+});
+
 describe("maintenance when checkpoint hooks overrun their deadline", () => {
   let maintained: Maintained;
   let maintenance: Maintenance;

@@ -1,19 +1,25 @@
+import { setMaxListeners } from "node:events";
 import { storedDisruptionPolicy } from "../domain/stored-spec.ts";
 import type { BudgetRef, MaintenanceProgress, MaintenanceRun, MaintenanceRunState, SandboxProgress } from "../domain/maintenance.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
 import { recordTimelineEvent } from "../events/record-timeline-event.ts";
 import { connectionFor } from "../kube/acting-as.ts";
+import { throttledSoFar } from "../kube/kube-errors.ts";
 import { nodeResources } from "../kube/node-resources.ts";
 import { podDisruptionBudgetName } from "../render/pod-disruption-budget.ts";
 import { DeposedWriterError, type TakenRun, type WriterFence } from "../store/index.ts";
+import { AdaptiveLimit } from "./adaptive-limit.ts";
 import { checkpointSandbox } from "./checkpoint-sandbox.ts";
 import type { ActionDeps } from "./sandbox-actions.ts";
 
-// One run of planned maintenance of a node, as the writer runs it: cordon; checkpoint its
-// sandboxes and then move them (a few at a time: `parallelism`); obey each sandbox's checkpoint
-// failure policy (Block keeps it here and protected, Proceed goes on, ProceedAfterTimeout waits
-// out the grace period first); relax a protected sandbox's budget only for its own eviction;
-// evict (retrying while a budget says no); watch the replacement; put the budget back.
+// One run of planned maintenance of a node, as the writer runs it: cordon; take every sandbox of
+// the node the whole way at once, each on its own — checkpoint it, then move it — so that the
+// run lasts about as long as its slowest sandbox. Checkpoints and evictions go as many at once
+// as the API server takes (an AdaptiveLimit, at most `parallelism` when it is set). Obey each
+// sandbox's checkpoint failure policy (Block keeps it here and protected, Proceed goes on,
+// ProceedAfterTimeout waits out the grace period first); relax a protected sandbox's budget only
+// for its own eviction; evict (retrying while a budget says no); watch the replacement; put the
+// budget back.
 //
 // Progress — each sandbox's step, the pod it evicted, every budget relaxed and not yet restored —
 // is saved after each step, and every step can be taken again from what was saved: a writer that
@@ -33,8 +39,8 @@ const policyOf = (record: SandboxRecord | null) => {
   return { onFailure: policy.checkpointFailurePolicy, graceSeconds: policy.checkpointGracePeriodSeconds ?? policy.terminationGracePeriodSeconds };
 };
 
-/** Waits, or less if the run is stopped meanwhile. */
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Waits, or less if the run is stopped or `wake` settles meanwhile. */
+const sleep = (ms: number, signal: AbortSignal, wake?: Promise<void>) =>
   new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -43,15 +49,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
+    void wake?.then(done);
   });
 
-/** Runs `work` over `items`, at most `limit` at a time. */
-async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+/** How often a replacement is looked at besides whenever its record is written (a write whose notification was lost). */
+const REPLACEMENT_LOOK_MS = 5_000;
+
+/** Waits for all of `work` to end, then fails with the first failure: nothing is still under way when the run cleans up. */
+async function allOf(work: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 const CHECKPOINT_STEPS: SandboxProgress["step"][] = ["Pending", "Checkpointing"];
@@ -65,6 +72,7 @@ export class MaintenanceRunExecution {
   private readonly progress: MaintenanceProgress;
   private readonly relaxed: BudgetRef[];
   private readonly nodes: ReturnType<typeof nodeResources>;
+  private readonly limit: AdaptiveLimit;
 
   constructor(
     private readonly deps: MaintenanceRunDeps,
@@ -77,6 +85,9 @@ export class MaintenanceRunExecution {
     this.relaxed = [...taken.run.relaxedBudgets];
     // The cordon and the evictions carry the authority the run was asked with; checkpoints and budgets are Berth's.
     this.nodes = nodeResources(connectionFor(deps.connection, taken.authority));
+    // Every sandbox under way at once may be waiting on the signal.
+    setMaxListeners(2 * this.progress.sandboxes.length + 10, signal);
+    this.limit = new AdaptiveLimit(taken.run.options.parallelism ?? this.progress.sandboxes.length, throttledSoFar);
   }
 
   private get stoppedBecause(): RunStop | null {
@@ -102,8 +113,7 @@ export class MaintenanceRunExecution {
       } else {
         await this.nodeEvent("MaintenanceStarted", `Maintenance of ${run.node} started: node cordoned; ${progress.sandboxes.length} sandbox(es) to checkpoint and move, ${progress.pods.length} other pod(s)`, {});
       }
-      await inPool(progress.sandboxes.filter((entry) => CHECKPOINT_STEPS.includes(entry.step)), run.options.parallelism, (entry) => this.checkpointStep(entry));
-      await inPool(progress.sandboxes.filter((entry) => MOVE_STEPS.includes(entry.step)), run.options.parallelism, (entry) => this.moveStep(entry));
+      await allOf(progress.sandboxes.map((entry) => this.carry(entry)));
       for (const pod of progress.pods.filter((one) => one.step === "Pending")) {
         if (this.signal.aborted) break;
         if (pod.outcome !== "evicted") {
@@ -123,8 +133,10 @@ export class MaintenanceRunExecution {
     }
     if (this.stoppedBecause === "deposed") return null;
     await this.restoreBudgets();
-    const { state, message } = this.outcome();
-    await this.nodeEvent(`Maintenance${state}`, message, { progress });
+    const { state, message: outcome } = this.outcome();
+    const { pace } = this.limit;
+    const message = pace.throttled > 0 ? `${outcome}. The API server throttled Berth ${pace.throttled} time(s) meanwhile, so the run slowed down to as few as ${pace.fewestAtOnce} checkpoint(s) or eviction(s) at once` : outcome;
+    await this.nodeEvent(`Maintenance${state}`, message, { progress, pace });
     return this.deps.store.maintenance.finishRun(run.id, state, message, this.now(), this.fence);
   }
 
@@ -150,6 +162,12 @@ export class MaintenanceRunExecution {
 
   private async restoreBudgets(): Promise<void> {
     for (const budget of [...this.relaxed]) await this.restore(budget);
+  }
+
+  /** One sandbox the whole way from where it is: its checkpoint, then its move, waiting for no other. */
+  private async carry(entry: SandboxProgress): Promise<void> {
+    if (CHECKPOINT_STEPS.includes(entry.step)) await this.limit.run(() => this.checkpointStep(entry));
+    if (MOVE_STEPS.includes(entry.step)) await this.moveStep(entry);
   }
 
   private async checkpointStep(entry: SandboxProgress): Promise<void> {
@@ -261,21 +279,34 @@ export class MaintenanceRunExecution {
   private async evictUntil(namespace: string, name: string, uid?: string): Promise<"evicted" | "gone" | "refused"> {
     const deadline = Date.now() + this.run.options.evictionTimeoutSeconds * 1000;
     for (;;) {
-      const result = await this.nodes.evictPod(namespace, name, uid);
+      const result = await this.limit.run(() => this.nodes.evictPod(namespace, name, uid));
       if (result !== "refused" || Date.now() >= deadline || this.signal.aborted) return result;
       await sleep(this.deps.retryMs ?? 2_000, this.signal);
     }
   }
 
-  /** The node the replacement of the evicted pod is Ready on, or null at the deadline. */
+  /**
+   * The node the replacement of the evicted pod is Ready on, or null at the deadline. Its record
+   * is read whenever it is written, not polled: fifty sandboxes waiting at once would otherwise
+   * keep the store busy with reads of records that have not changed.
+   */
   private async replacementReady(entry: SandboxProgress): Promise<string | null> {
     const deadline = Date.now() + this.run.options.replacementTimeoutSeconds * 1000;
-    while (Date.now() < deadline && !this.signal.aborted) {
-      const record = await this.deps.store.sandboxes.getSandbox(entry.sandboxId);
-      if (record?.phase === "Ready" && record.podUid && record.podUid !== entry.podUid) return record.nodeName ?? "a node";
-      await sleep(Math.min(this.deps.retryMs ?? 2_000, 500), this.signal);
+    let written = () => {};
+    const stopHearing = this.deps.store.sandboxes.onChanged((id) => {
+      if (id === null || id === entry.sandboxId) written();
+    });
+    try {
+      while (Date.now() < deadline && !this.signal.aborted) {
+        const change = new Promise<void>((resolve) => (written = resolve));
+        const record = await this.deps.store.sandboxes.getSandbox(entry.sandboxId);
+        if (record?.phase === "Ready" && record.podUid && record.podUid !== entry.podUid) return record.nodeName ?? "a node";
+        await sleep(Math.min(REPLACEMENT_LOOK_MS, deadline - Date.now()), this.signal, change);
+      }
+      return null;
+    } finally {
+      stopHearing();
     }
-    return null;
   }
 
   private outcome(): { state: Exclude<MaintenanceRunState, "Running">; message: string } {

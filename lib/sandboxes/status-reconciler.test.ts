@@ -193,7 +193,7 @@ describe("keeping the store and the cluster in step", () => {
     expect(await world.deps.resources.readClaim("default", `workspace-${name}`)).not.toBeNull();
   });
 
-  const inLiveList = (id: string) => live.page({ limit: 500 }).items.find((record) => record.id === id);
+  const inLiveList = (id: string) => live.get(id);
 
   it("keeps the in-memory live list showing the status it stores", async () => {
     const { record } = await createSandbox(world.deps, { name: uniqueName() }, anActor("alice"));

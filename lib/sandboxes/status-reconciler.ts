@@ -216,9 +216,14 @@ export class StatusReconciler {
     this.queue.add({ kind: "sandbox", id });
   }
 
-  /** The live record of that name, or — when there is none — a Sandbox to be found. */
+  /**
+   * The live record of that name, or — when there is none — a Sandbox to be found. The live list
+   * knows most names without asking the store: every pod and claim event of a drain comes here.
+   */
   private async enqueueByName(namespace: string | undefined, name: string | undefined): Promise<void> {
     if (!namespace || !name) return;
+    const known = this.options.live.idOf(namespace, name);
+    if (known) return this.enqueue(known);
     const record = await this.options.store.sandboxes.findLiveSandbox(namespace, name).catch(() => null);
     if (record) this.enqueue(record.id);
     else if (this.watches.sandboxes.get(namespace, name)) this.queue.add({ kind: "discover", namespace, name });

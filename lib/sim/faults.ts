@@ -1,7 +1,7 @@
 import type { Clock } from "./clock.ts";
 import { nodeNameOf, record, refs, setCondition, timestamp } from "./k8s-objects.ts";
 import { clone, type StoredObject } from "./objects.ts";
-import { StatusError } from "./status-error.ts";
+import { StatusError, Throttled } from "./status-error.ts";
 import type { ObjectStore } from "./store/object-store.ts";
 import type { RequestInfo } from "./api/api-server.ts";
 import type { EventRecorder } from "./controllers/event-recorder.ts";
@@ -20,6 +20,8 @@ export interface ApiFault {
   code?: number;
   message?: string;
   latencyMs?: number;
+  /** With code 429: the API server's own throttle — plain text and this Retry-After, as its in-flight limit and Priority and Fairness answer. */
+  retryAfterSeconds?: number;
   /** How many matching requests it applies to; unlimited when omitted. */
   count?: number;
 }
@@ -135,6 +137,7 @@ export class Faults {
       if (fault.count <= 0) this.apiFaults = this.apiFaults.filter((one) => one !== fault);
     }
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.code === 429 && fault.retryAfterSeconds !== undefined) throw new Throttled(fault.retryAfterSeconds);
     if (fault.code) {
       throw StatusError.of(fault.code, REASON_OF_CODE[fault.code] ?? "InternalError", fault.message ?? `injected fault: ${info.verb} ${info.path.resource}`);
     }

@@ -93,3 +93,14 @@ export function apiFailure(error: unknown): string {
   if (error instanceof StatusError) return error.message;
   throw error;
 }
+
+/**
+ * The API server's own throttle (its in-flight limit, API Priority and Fairness) turning a request
+ * away before any handler sees it. It answers plain text with a Retry-After, not a Status.
+ */
+export class Throttled extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("Too many requests, please try again later.");
+    this.name = "Throttled";
+  }
+}

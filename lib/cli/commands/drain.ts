@@ -111,7 +111,7 @@ export function registerDrain(program: Command, io: Io): void {
     .description("Drain a node through Berth's maintenance: checkpoint its sandboxes, then evict them, with their budgets relaxed")
     .argument("<node>")
     .option("--preview", "say what draining would do to each pod, and why; change nothing")
-    .option("--parallelism <count>", "how many sandboxes are checkpointed at once")
+    .option("--parallelism <count>", "at most how many checkpoints and evictions go at once (default: every sandbox of the node, fewer while the API server throttles)")
     .addOption(new Option("-o, --output <format>", "the preview as").choices(["json", "yaml"]))
     .action(async (node: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<GlobalOptions & { preview?: boolean; parallelism?: string; output?: string }>();

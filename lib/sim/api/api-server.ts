@@ -7,7 +7,7 @@ import type { AccessControl } from "../access/access-control.ts";
 import { attributesOf, forbidden, verbOf } from "../access/request-attributes.ts";
 import { answerReview, requestToken } from "../access/review-apis.ts";
 import type { UserInfo } from "../access/users.ts";
-import { StatusError } from "../status-error.ts";
+import { StatusError, Throttled } from "../status-error.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION, type ServedVersion } from "./discovery.ts";
 import { hasProtobufForm, parseObject, readBody, sendJson, sendObject, sendStatus } from "./http-io.ts";
@@ -113,6 +113,11 @@ export class ApiServer {
   }
 
   private fail(response: ServerResponse, error: unknown, encoding: Encoding): void {
+    if (error instanceof Throttled && !response.headersSent) {
+      response.writeHead(429, { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Retry-After": error.retryAfterSeconds });
+      response.end(`${error.message}\n`);
+      return;
+    }
     const status = error instanceof StatusError ? error : StatusError.internal((error as Error)?.message ?? String(error));
     if (!(error instanceof StatusError)) this.options.log?.(`internal error: ${(error as Error)?.stack ?? String(error)}`);
     if (response.headersSent) {

@@ -14,7 +14,7 @@ import { parseJson, readBody, sendJson } from "./http-io.ts";
 //   POST /sim/v1/namespaces/{ns}/pods/{pod}/preempt
 //   POST /sim/v1/namespaces/{ns}/pods/{pod}/delete          {force?}
 //   POST /sim/v1/storageclasses/{class}/fail-provisioning   {message: string | null}
-//   POST /sim/v1/api-faults {verb?, resource?, namespace?, name?, code?, message?, latencyMs?, count?};  DELETE /sim/v1/api-faults
+//   POST /sim/v1/api-faults {verb?, resource?, namespace?, name?, code?, message?, latencyMs?, retryAfterSeconds?, count?};  DELETE /sim/v1/api-faults
 //   POST /sim/v1/watches/drop;  POST /sim/v1/compact;  GET /sim/v1/state
 
 const drainSchema = z.strictObject({
@@ -31,6 +31,7 @@ const apiFaultSchema = z.strictObject({
   code: z.number().int().min(400).max(599).optional(),
   message: z.string().optional(),
   latencyMs: z.number().int().nonnegative().max(60_000).optional(),
+  retryAfterSeconds: z.number().int().nonnegative().max(60).optional(),
   count: z.number().int().positive().optional(),
 });
 const provisioningSchema = z.strictObject({ message: z.string().nullable() });

@@ -105,6 +105,18 @@ describe("an injected 429", () => {
   });
 });
 
+describe("an injected throttle", () => {
+  it("reaches client-node as the API server's own 429: plain text, with a Retry-After", async () => {
+    sim = await startSimFixture();
+    await sim.fault("api-faults", { verb: "get", resource: "nodes", code: 429, retryAfterSeconds: 2, count: 1 });
+    const failure = await sim.core.readNode({ name: "worker-1" }).then(
+      () => undefined,
+      (error: ApiException<string>) => ({ code: error.code, retryAfter: error.headers["retry-after"], body: error.body }),
+    );
+    expect(failure).toEqual({ code: 429, retryAfter: "2", body: "Too many requests, please try again later.\n" });
+  });
+});
+
 describe("clearing the injected faults", () => {
   it("brings back normal answers for a fault that had no count", async () => {
     sim = await startSimFixture();
