@@ -66,6 +66,8 @@ export class MaintenanceRunner {
 
   /** The run once it has ended — here or in whichever replica writes (tests, benchmarks). */
   async finished(id: string): Promise<MaintenanceRun | null> {
+    // Run here, it ends when its execution does: no need to read it again at every step.
+    await this.running.get(id)?.done;
     for (;;) {
       const changed = new Promise<void>((resolve) => {
         const stopHearing = this.deps.store.maintenance.onChanged((changedId) => {
