@@ -11,6 +11,7 @@ export interface AdaptivePace {
 }
 
 export class AdaptiveLimit {
+  private readonly most: number;
   private current: number;
   private held = 0;
   private readonly waiting: (() => void)[] = [];
@@ -20,11 +21,10 @@ export class AdaptiveLimit {
 
   /** `throttles` is a running count of throttled answers (kube's `throttledSoFar`). */
   constructor(
-    private readonly most: number,
+    most: number,
     private readonly throttles: () => number,
   ) {
-    this.current = Math.max(1, most);
-    this.fewest = this.current;
+    this.most = this.current = this.fewest = Math.max(1, most);
     this.firstSeen = this.lastCut = throttles();
   }
 
@@ -58,7 +58,7 @@ export class AdaptiveLimit {
       this.lastCut = seen;
       this.fewest = Math.min(this.fewest, this.current);
     } else if (seen === seenBefore) {
-      this.current = Math.min(Math.max(1, this.most), this.current + 1);
+      this.current = Math.min(this.most, this.current + 1);
     }
     this.held--;
     while (this.held < this.current && this.waiting.length > 0) {
