@@ -5,7 +5,7 @@ export default defineConfig({
   // The same "@/..." imports as the Next.js build (tsconfig paths), for tests of app/ modules.
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts"],
     // Needs a real control plane's audit log: `npm run test:cluster` runs it.
     exclude: ["scripts/cluster/**", "node_modules/**"],
     environment: "node",

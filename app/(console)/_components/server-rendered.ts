@@ -1,3 +1,5 @@
+import { useHydrated } from "./use-hydrated.ts";
+
 /**
  * A query's first data, as the server rendered the page with it. The page is shown from it at
  * once, and fetched again as soon as it mounts: an event that changed it while the page was on
@@ -6,4 +8,15 @@
  */
 export function serverRendered<T>(data: T): { initialData: T; initialDataUpdatedAt: number } {
   return { initialData: data, initialDataUpdatedAt: 0 };
+}
+
+/**
+ * What a server-rendered part shows: the data the server rendered it with while React hydrates
+ * it, the query's data from then on. The query exists from hydration's first render, so a push
+ * from the event stream can change it before hydration is done (React pauses and restarts
+ * hydration for the stream's own state changes); rendering that would differ from the server's
+ * HTML, which React refuses (error 418) and renders the whole part again.
+ */
+export function useServerRenderedUntilHydrated<T>(data: T, rendered: T): T {
+  return useHydrated() ? data : rendered;
 }

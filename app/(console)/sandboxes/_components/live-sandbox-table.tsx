@@ -13,7 +13,7 @@ import tableStyles from "@/app/components/data-table.module.css";
 import { SANDBOX_PHASES } from "@/lib/domain/sandbox-status.ts";
 import { fetchSandboxRows, filterRows, type SandboxRow } from "./sandbox-rows.ts";
 import styles from "./live-sandbox-table.module.css";
-import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
+import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
 
 const ROW_HEIGHT = 45;
 const COLUMNS = 9;
@@ -51,7 +51,7 @@ function Handout({ handout }: { handout: SandboxRow["handout"] }) {
  */
 export function LiveSandboxTable({ initialRows, total, initialAt }: { initialRows: SandboxRow[]; total: number; initialAt: number }) {
   const [whole, setWhole] = useState(initialRows.length >= total);
-  const { data: all, error } = useQuery({
+  const { data: allNow, error } = useQuery({
     queryKey: ["sandboxes"],
     queryFn: async ({ signal }) => {
       const rows = await fetchSandboxRows(signal);
@@ -60,6 +60,7 @@ export function LiveSandboxTable({ initialRows, total, initialAt }: { initialRow
     },
     ...serverRendered(initialRows),
   });
+  const all = useServerRenderedUntilHydrated(allNow, initialRows);
   const [phase, setPhase] = useState("");
   const [search, setSearch] = useState("");
   const rows = useMemo(() => filterRows(all, { phase, search }), [all, phase, search]);

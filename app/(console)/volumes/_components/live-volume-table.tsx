@@ -12,7 +12,7 @@ import { VolumeActions } from "./volume-actions.tsx";
 import { isResizing, isSettling, reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
 import styles from "./live-volume-table.module.css";
 import { UsageMeter } from "@/app/components/usage-meter.tsx";
-import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
+import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
 
 const SETTLE_POLL_MS = 2_000;
 /** How often the figures of mounted claims are looked at again: the kubelets refresh theirs about once a minute. */
@@ -48,7 +48,7 @@ function Binding({ volume }: { volume: Volume }) {
 export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initialVolumes: Volume[]; initialAt: number; classes: VolumeClassTraits }) {
   const queryClient = useQueryClient();
   const pollUntil = useRef(0);
-  const { data: volumes, error } = useQuery({
+  const { data: volumesNow, error } = useQuery({
     queryKey: ["volumes"],
     queryFn: ({ signal }) => fetchVolumes(signal),
     ...serverRendered(initialVolumes),
@@ -60,6 +60,7 @@ export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initia
       return data?.some((volume) => volume.attachedTo) ? USAGE_POLL_MS : false;
     },
   });
+  const volumes = useServerRenderedUntilHydrated(volumesNow, initialVolumes);
   const onChanged = useCallback(() => {
     pollUntil.current = Date.now() + AFTER_ACTION_MS;
     void queryClient.invalidateQueries({ queryKey: ["volumes"] });

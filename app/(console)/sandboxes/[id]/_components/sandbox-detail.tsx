@@ -18,7 +18,7 @@ import type { SandboxStorage } from "./sandbox-claims.ts";
 import { Section } from "./section.tsx";
 import { TimelinePanel } from "./timeline-panel.tsx";
 import styles from "./sandbox-detail.module.css";
-import { serverRendered } from "@/app/(console)/_components/server-rendered.ts";
+import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
 
 /**
  * The live part of the detail page: every panel reads the same three queries, which the event
@@ -28,10 +28,13 @@ export function SandboxDetail({ initial, storage, initialAt, changes }: { initia
   const now = useNow(initialAt, 5_000);
   // The verdict arrives as a DurableState event, which marks these queries stale like any other.
   // Once deleted (the delete answers the record), nothing of it is fetched again: it would be a 404.
-  const { data: record, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record), enabled: (query) => !query.state.data?.deletedAt });
+  const { data: recordNow, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record), enabled: (query) => !query.state.data?.deletedAt });
+  const record = useServerRenderedUntilHydrated(recordNow, initial.record);
   const live = !record.deletedAt;
-  const { data: timeline } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline), enabled: live });
-  const { data: checkpoints } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints), enabled: live });
+  const { data: timelineNow } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline), enabled: live });
+  const timeline = useServerRenderedUntilHydrated(timelineNow, initial.timeline);
+  const { data: checkpointsNow } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints), enabled: live });
+  const checkpoints = useServerRenderedUntilHydrated(checkpointsNow, initial.checkpoints);
   const durableState = record.details.durableState ?? null;
 
   return (
