@@ -72,6 +72,14 @@ export async function openStore(location: StoreLocation, migrationsDir = DEFAULT
     : openPostgres(location.databaseUrl, migrations);
 }
 
+/**
+ * PGlite touches all of PostgreSQL's buffer pool as it starts, so the default 128MB is resident
+ * from the first moment. 16MB keeps 10,000 sandboxes' reads as fast (the data files stay in the
+ * operating system's cache; measured: listing all of them and reading one at random took the same
+ * time) and the process some 100–170 MiB smaller.
+ */
+const EMBEDDED_SHARED_BUFFERS = "16MB";
+
 async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<typeof readMigrations>>): Promise<Store> {
   // PGlite does not create parent directories.
   privateDirectory(dataDir);
@@ -80,7 +88,7 @@ async function openEmbedded(dataDir: string, migrations: Awaited<ReturnType<type
   const pgdata = path.join(dataDir, "pgdata");
   try {
     privateDirectory(pgdata);
-    pglite = await PGlite.create(pgdata);
+    pglite = await PGlite.create(pgdata, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
     makeTreePrivate(pgdata);
     const report = await migrate(pgliteSession(pglite), migrations);
     const db = createPrismaClient(new PrismaPGlite(pglite));
