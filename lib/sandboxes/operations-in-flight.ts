@@ -128,5 +128,20 @@ export class OperationsInFlight {
 
 const staleSince = (now: Date) => new Date(now.getTime() - STALE_AFTER_MS);
 
+/**
+ * A Berth process's two registries on its store: kept in the store for every replica to see when
+ * replicas can share it (PostgreSQL), this process's own on an embedded store, whose data
+ * directory one process holds (its lock says so): there, asking the store at every reconcile
+ * only took its time. `shareThroughStore` overrides, for tests of replicas on one embedded store.
+ */
+export function operationsInFlightOn(
+  store: { kind: string; operations: SharedOperations["operations"] },
+  replica: string,
+  options: { shareThroughStore?: boolean; onError?: (error: unknown) => void } = {},
+): { inFlight: OperationsInFlight; checkpointing: OperationsInFlight } {
+  const shared = (options.shareThroughStore ?? store.kind === "postgresql") ? { replica, operations: store.operations, onError: options.onError } : undefined;
+  return { inFlight: new OperationsInFlight(shared && { ...shared, kind: "lifecycle" }), checkpointing: new OperationsInFlight(shared && { ...shared, kind: "checkpoint" }) };
+}
+
 /** For callers with no reconciler to tell (scripts, benchmarks, tests of one action). */
 export const untracked = { run: <T>(_id: string, operation: () => Promise<T>) => operation() };

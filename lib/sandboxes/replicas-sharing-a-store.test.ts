@@ -20,7 +20,7 @@ let followerLeads = false;
 const followerWrites: string[] = [];
 const followerList = new LiveSandboxes();
 beforeAll(async () => {
-  world = await startReconciledWorld();
+  world = await startReconciledWorld({}, undefined, { shareOperations: true });
   const shared = { replica: "replica-b", operations: world.deps.store.operations };
   otherReplica = {
     ...world.deps,

@@ -7,7 +7,7 @@ import { followStoreTimeline } from "../events/event-bus.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
 import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
-import { OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
+import { operationsInFlightOn, OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startIdentity, type IdentityRuntime } from "./identity.ts";
 import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 import { RateLimits } from "./rate-limits.ts";
@@ -89,10 +89,7 @@ async function start(): Promise<Runtime> {
     await Promise.allSettled([cluster.stop(), store.close()]);
     throw error;
   }
-  // Registered in the store, so that every replica sees what this one is doing.
-  const shared = { replica, operations: store.operations, onError: (error: unknown) => logOf("operations").warn({ err: error }, "keeping the operations in flight failed") };
-  const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
-  const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
+  const { inFlight, checkpointing } = operationsInFlightOn(store, replica, { onError: (error) => logOf("operations").warn({ err: error }, "keeping the operations in flight failed") });
   const leadership = config.leaderElection
     ? electedLeadership(cluster.connection, config.leaderElection, replica, (fence) => store.writerTerms.claim(fence, replica, new Date()))
     : soleWriter(replica);

@@ -11,7 +11,7 @@ import { eventually } from "../../sim/testing/eventually.ts";
 import type { Store } from "../../store/index.ts";
 import { createSandbox } from "../create-sandbox.ts";
 import { LiveSandboxes } from "../live-sandboxes.ts";
-import { OperationsInFlight } from "../operations-in-flight.ts";
+import { operationsInFlightOn } from "../operations-in-flight.ts";
 import type { ActionDeps } from "../sandbox-actions.ts";
 import { StatusReconciler } from "../status-reconciler.ts";
 
@@ -36,9 +36,9 @@ export type StoreOpener = () => Promise<{ store: Store; cleanup: () => Promise<v
 /** Tests get the database under test; a benchmark passes its own (test-databases needs vitest). */
 const openTestStore: StoreOpener = async () => (await import("../../store/test-databases.ts")).openTestStore();
 
-export async function startReconciledWorld(options: SimulatedClusterOptions = {}, openStore: StoreOpener = openTestStore): Promise<ReconciledWorld> {
+export async function startReconciledWorld(options: SimulatedClusterOptions = {}, openStore: StoreOpener = openTestStore, worldOptions: WorldOptions = {}): Promise<ReconciledWorld> {
   const sim = await startSimulatedCluster({ clockScale: 200, ...options });
-  const world = await startWorld(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), openStore);
+  const world = await startWorld(connectToEmbeddedCluster(sim.serverUrl, sim.adminToken), openStore, worldOptions);
   return {
     ...world,
     sim,
@@ -49,13 +49,18 @@ export async function startReconciledWorld(options: SimulatedClusterOptions = {}
   };
 }
 
-export async function startWorld(connection: ClusterConnection, openStore: StoreOpener = openTestStore): Promise<World> {
+export interface WorldOptions {
+  /**
+   * Operations in flight kept in the store even when it is embedded, for a test of replicas
+   * sharing one store. By default, as a server does: in the store on PostgreSQL only.
+   */
+  shareOperations?: boolean;
+}
+
+export async function startWorld(connection: ClusterConnection, openStore: StoreOpener = openTestStore, options: WorldOptions = {}): Promise<World> {
   const { store, cleanup } = await openStore();
-  // Registered in the store, as a server's are, so that what every replica would see is tested.
-  const shared = { replica: `test-${randomBytes(3).toString("hex")}`, operations: store.operations };
-  const inFlight = new OperationsInFlight({ ...shared, kind: "lifecycle" });
+  const { inFlight, checkpointing } = operationsInFlightOn(store, `test-${randomBytes(3).toString("hex")}`, { shareThroughStore: options.shareOperations });
   const live = new LiveSandboxes();
-  const checkpointing = new OperationsInFlight({ ...shared, kind: "checkpoint" });
   const defaults = gatewayDefaultsSchema.parse({});
   const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live, checkpointing };
   const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, checkpointing, workspaceMountPath: defaults.workspaceMountPath });
