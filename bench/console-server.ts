@@ -2,6 +2,7 @@
 // data directory of its own, for the benchmarks that measure it over HTTP, and a person signed
 // in to it the way a browser is.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { signInOverHttp } from "../e2e/signed-in.ts";
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
@@ -27,6 +28,13 @@ export function startConsole(base: string, dataDir: string, environment: Record<
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
+}
+
+/** Resident memory of the console: its process and any it started (Linux /proc), in MiB. */
+export function residentMiB(pid: number): number {
+  const kib = Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  return kib / 1024 + children.reduce((sum, child) => sum + residentMiB(child), 0);
 }
 
 export function stopConsole(server: ChildProcess): void {

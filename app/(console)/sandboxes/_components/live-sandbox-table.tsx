@@ -145,7 +145,7 @@ export function LiveSandboxTable({ initialRows, total, initialAt }: { initialRow
               const created = row.createdAt;
               return (
                 <tr key={row.id} aria-rowindex={item.index + 2} data-index={item.index} ref={virtualizer.measureElement}>
-                  <th scope="row" className={tableStyles.primary}>
+                  <th scope="row" className={tableStyles.primary} elementtiming="sandbox-name">
                     <Link href={`/sandboxes/${row.id}`}>{row.name}</Link>
                     <Handout handout={row.handout} />
                   </th>
