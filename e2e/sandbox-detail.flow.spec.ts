@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { clusterAdmin } from "./embedded-cluster.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, forgiveRefusedRequests, test } from "./fixtures.ts";
 
 // The sandbox detail page, driven the way a person uses it: each test makes its own sandbox
 // through the API, then reads and acts on it only through the page.
@@ -218,6 +218,12 @@ test("the timeline zooms with the keyboard", async ({ page, request }) => {
   await expect(zoom).toHaveAttribute("aria-valuetext", /^2×/);
   await page.getByRole("button", { name: "Reset zoom" }).click();
   await expect(zoom).toHaveAttribute("aria-valuetext", /^1×/);
+});
+
+test("an unknown sandbox id answers 404", async ({ page, browserErrors }) => {
+  const answer = await page.goto("/sandboxes/00000000-0000-4000-8000-000000000000");
+  expect(answer?.status()).toBe(404);
+  forgiveRefusedRequests(browserErrors, 404);
 });
 
 test("an unknown sandbox id shows a page that says so and links back", async ({ page, browserErrors }) => {

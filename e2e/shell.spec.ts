@@ -60,6 +60,28 @@ test("each navigation link opens its page and is marked as the current page", as
   }
 });
 
+test("a page that takes a while to come leaves the current one in place, its link marked as loading", async ({ page }) => {
+  await page.goto("/sandboxes");
+  await expect(page.getByRole("status").filter({ hasText: /^Live$/ })).toBeVisible();
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route(
+    (url) => url.pathname === "/volumes",
+    async (route) => {
+      await answered;
+      await route.continue();
+    },
+  );
+  const link = page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Volumes" });
+  await link.click();
+
+  await expect(link.locator("[data-pending]")).toBeVisible();
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Sandboxes" })).toBeVisible();
+  answer();
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Volumes" })).toBeVisible();
+  await expect(link.locator("[data-pending]")).toHaveCount(0);
+});
+
 test("the skip link is the first stop for the keyboard and moves focus to the main region", async ({ page }) => {
   await page.goto("/volumes");
   await page.keyboard.press("Tab");

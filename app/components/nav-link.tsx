@@ -25,5 +25,5 @@ export function NavLink({ href, children }: { href: string; children: ReactNode 
 
 function PendingSpinner() {
   const { pending } = useLinkStatus();
-  return pending ? <span className={styles.pending} aria-hidden="true" /> : null;
+  return pending ? <span className={styles.pending} aria-hidden="true" data-pending /> : null;
 }

@@ -7,7 +7,7 @@ import { followStoreTimeline } from "../events/event-bus.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { openCluster, type RuntimeCluster } from "./cluster.ts";
 import { LiveSandboxes } from "../sandboxes/live-sandboxes.ts";
-import { operationsInFlightOn, OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
+import { operationsInFlightOn, type OperationsInFlight } from "../sandboxes/operations-in-flight.ts";
 import { startIdentity, type IdentityRuntime } from "./identity.ts";
 import { startReconciler, type RunningReconciler } from "./reconciler.ts";
 import { RateLimits } from "./rate-limits.ts";

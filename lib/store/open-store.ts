@@ -76,7 +76,7 @@ export async function openStore(location: StoreLocation, migrationsDir = DEFAULT
  * PGlite touches all of PostgreSQL's buffer pool as it starts, so the default 128MB is resident
  * from the first moment. 16MB keeps 10,000 sandboxes' reads as fast (the data files stay in the
  * operating system's cache; measured: listing all of them and reading one at random took the same
- * time) and the process some 100–170 MiB smaller.
+ * time) and a process holding only the store 100–170 MiB smaller.
  */
 const EMBEDDED_SHARED_BUFFERS = "16MB";
 
