@@ -3,8 +3,9 @@
 //   - first-load JavaScript of each page (what a cold browser downloads before it is usable),
 //     compressed as served and decoded;
 //   - the Sandboxes page with 1,000 sandboxes: time from navigation to the first rows painted
-//     (Element Timing) and to a usable (hydrated) table, the time a search takes to filter 1,000 rows, and frame
-//     times while scrolling the virtualized table from top to bottom. Medians of fixed runs;
+//     (Element Timing) and to a usable (hydrated) table, the time a search takes to filter
+//     1,000 rows, and frame times while scrolling the virtualized table from top to bottom.
+//     Medians of fixed runs;
 //   - listing those 1,000 over HTTP: Berth's API (and its 304 revalidation) against the same list
 //     straight from the cluster API, read by the same plain HTTP client, medians of 11;
 //   - an eviction in the cluster to the row's badge changing in Chromium, with the 1,000 listed,
