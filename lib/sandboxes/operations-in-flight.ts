@@ -1,4 +1,4 @@
-import { OperationInFlightError, type OperationKind, type OperationRepository } from "../store/index.ts";
+import { OperationInFlightError, type OperationKind, type OperationRepository, type Store } from "../store/index.ts";
 import { SandboxStateError } from "./lifecycle-errors.ts";
 
 // Operations running on sandboxes, one registry per kind: creates and deletes (the reconciler
@@ -135,7 +135,7 @@ const staleSince = (now: Date) => new Date(now.getTime() - STALE_AFTER_MS);
  * only took its time. `shareThroughStore` overrides, for tests of replicas on one embedded store.
  */
 export function operationsInFlightOn(
-  store: { kind: string; operations: SharedOperations["operations"] },
+  store: Pick<Store, "kind" | "operations">,
   replica: string,
   options: { shareThroughStore?: boolean; onError?: (error: unknown) => void } = {},
 ): { inFlight: OperationsInFlight; checkpointing: OperationsInFlight } {

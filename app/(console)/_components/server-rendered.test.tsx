@@ -1,18 +1,18 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, expect, test } from "vitest";
-import { serverRendered, useServerRenderedUntilHydrated } from "./server-rendered.ts";
+import { useServerRenderedQuery } from "./server-rendered.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const KEY = ["sandbox", "phase"];
 
 function Phase({ rendered }: { rendered: string }) {
-  const { data } = useQuery({ queryKey: KEY, queryFn: () => Promise.resolve("Disrupted"), ...serverRendered(rendered) });
-  return <p>{useServerRenderedUntilHydrated(data, rendered)}</p>;
+  const { data } = useServerRenderedQuery({ queryKey: KEY, queryFn: () => Promise.resolve({ phase: "Disrupted" }) }, { phase: rendered });
+  return <p>{data.phase}</p>;
 }
 
 const page = (client: QueryClient) => (
@@ -30,7 +30,7 @@ async function hydrateAfterAPush(): Promise<{ container: HTMLElement; mismatches
   container.innerHTML = renderToString(page(new QueryClient()));
   document.body.append(container);
   const client = new QueryClient();
-  client.setQueryData(KEY, "Disrupted");
+  client.setQueryData(KEY, { phase: "Disrupted" });
   const mismatches: unknown[] = [];
   await act(async () => {
     hydrateRoot(container, page(client), { onRecoverableError: (error) => mismatches.push(error) });

@@ -1,3 +1,4 @@
+import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { useHydrated } from "./use-hydrated.ts";
 
 /**
@@ -10,13 +11,19 @@ export function serverRendered<T>(data: T): { initialData: T; initialDataUpdated
   return { initialData: data, initialDataUpdatedAt: 0 };
 }
 
+type ServerRenderedQueryOptions<T extends object> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "initialData" | "initialDataUpdatedAt">;
+
 /**
- * What a server-rendered part shows: the data the server rendered it with while React hydrates
- * it, the query's data from then on. The query exists from hydration's first render, so a push
- * from the event stream can change it before hydration is done (React pauses and restarts
- * hydration for the stream's own state changes); rendering that would differ from the server's
- * HTML, which React refuses (error 418) and renders the whole part again.
+ * A query the server rendered the page with (`rendered`, see `serverRendered`). Its data is what
+ * the server rendered while React hydrates the page, and the query's from then on. The query
+ * exists from hydration's first render, so a push from the event stream can change it before
+ * hydration is done (React pauses and restarts hydration for the stream's own state changes);
+ * rendering that would differ from the server's HTML, which React refuses (error 418) and
+ * renders the whole part again.
  */
-export function useServerRenderedUntilHydrated<T>(data: T, rendered: T): T {
-  return useHydrated() ? data : rendered;
+export function useServerRenderedQuery<T extends object>(options: ServerRenderedQueryOptions<T>, rendered: T): { data: T; error: Error | null } {
+  const { data, error } = useQuery({ ...options, ...serverRendered(rendered) });
+  const hydrated = useHydrated();
+  // Never undefined with initial data; the types cannot tell that through the spread options.
+  return { data: hydrated && data !== undefined ? data : rendered, error };
 }

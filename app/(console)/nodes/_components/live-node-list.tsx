@@ -16,7 +16,7 @@ import { StartMaintenanceDialog } from "./start-maintenance-dialog.tsx";
 import styles from "./live-node-list.module.css";
 import buttons from "@/app/components/buttons.module.css";
 import { useMayOnCluster } from "@/app/(console)/_components/viewer-context.tsx";
-import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
+import { useServerRenderedQuery } from "@/app/(console)/_components/server-rendered.ts";
 
 const OUTCOME_LABELS: Record<DrainOutcome, string> = {
   moves: "Moves elsewhere",
@@ -145,8 +145,7 @@ function NodeCard({ node }: { node: NodeView }) {
 
 /** The cluster's nodes with the sandboxes on each, kept current by the event stream. */
 export function LiveNodeList({ initialNodes, initialAt }: { initialNodes: NodeView[]; initialAt: number }) {
-  const { data: nodesNow } = useQuery({ queryKey: ["nodes"], queryFn: ({ signal }) => fetchNodes(signal), ...serverRendered(initialNodes) });
-  const nodes = useServerRenderedUntilHydrated(nodesNow, initialNodes);
+  const { data: nodes } = useServerRenderedQuery({ queryKey: ["nodes"], queryFn: ({ signal }) => fetchNodes(signal) }, initialNodes);
   if (nodes.length === 0) {
     return (
       <EmptyState icon={<NodeIcon />} title="No nodes to show">

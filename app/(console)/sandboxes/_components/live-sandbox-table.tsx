@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useMemo, useRef, useState } from "react";
@@ -13,7 +12,7 @@ import tableStyles from "@/app/components/data-table.module.css";
 import { SANDBOX_PHASES } from "@/lib/domain/sandbox-status.ts";
 import { fetchSandboxRows, filterRows, type SandboxRow } from "./sandbox-rows.ts";
 import styles from "./live-sandbox-table.module.css";
-import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
+import { useServerRenderedQuery } from "@/app/(console)/_components/server-rendered.ts";
 
 const ROW_HEIGHT = 45;
 const COLUMNS = 9;
@@ -51,16 +50,17 @@ function Handout({ handout }: { handout: SandboxRow["handout"] }) {
  */
 export function LiveSandboxTable({ initialRows, total, initialAt }: { initialRows: SandboxRow[]; total: number; initialAt: number }) {
   const [whole, setWhole] = useState(initialRows.length >= total);
-  const { data: allNow, error } = useQuery({
-    queryKey: ["sandboxes"],
-    queryFn: async ({ signal }) => {
-      const rows = await fetchSandboxRows(signal);
-      setWhole(true);
-      return rows;
+  const { data: all, error } = useServerRenderedQuery(
+    {
+      queryKey: ["sandboxes"],
+      queryFn: async ({ signal }) => {
+        const rows = await fetchSandboxRows(signal);
+        setWhole(true);
+        return rows;
+      },
     },
-    ...serverRendered(initialRows),
-  });
-  const all = useServerRenderedUntilHydrated(allNow, initialRows);
+    initialRows,
+  );
   const [phase, setPhase] = useState("");
   const [search, setSearch] = useState("");
   const rows = useMemo(() => filterRows(all, { phase, search }), [all, phase, search]);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useRef } from "react";
 import { EmptyState } from "@/app/components/empty-state.tsx";
@@ -12,7 +12,7 @@ import { VolumeActions } from "./volume-actions.tsx";
 import { isResizing, isSettling, reclaimPolicyMeaning, type VolumeClassTraits } from "@/lib/domain/volume-actions.ts";
 import styles from "./live-volume-table.module.css";
 import { UsageMeter } from "@/app/components/usage-meter.tsx";
-import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
+import { useServerRenderedQuery } from "@/app/(console)/_components/server-rendered.ts";
 
 const SETTLE_POLL_MS = 2_000;
 /** How often the figures of mounted claims are looked at again: the kubelets refresh theirs about once a minute. */
@@ -48,19 +48,20 @@ function Binding({ volume }: { volume: Volume }) {
 export function LiveVolumeTable({ initialVolumes, initialAt, classes }: { initialVolumes: Volume[]; initialAt: number; classes: VolumeClassTraits }) {
   const queryClient = useQueryClient();
   const pollUntil = useRef(0);
-  const { data: volumesNow, error } = useQuery({
-    queryKey: ["volumes"],
-    queryFn: ({ signal }) => fetchVolumes(signal),
-    ...serverRendered(initialVolumes),
-    // The event stream tells of sandboxes, not of every claim change (a resize done, a pod that
-    // let go of a claim): while one is under way, and for a while after an action here, look again.
-    refetchInterval: (query) => {
-      const data = query.state.data;
-      if (data?.some((volume) => isSettling(volume)) || Date.now() < pollUntil.current) return SETTLE_POLL_MS;
-      return data?.some((volume) => volume.attachedTo) ? USAGE_POLL_MS : false;
+  const { data: volumes, error } = useServerRenderedQuery(
+    {
+      queryKey: ["volumes"],
+      queryFn: ({ signal }) => fetchVolumes(signal),
+      // The event stream tells of sandboxes, not of every claim change (a resize done, a pod that
+      // let go of a claim): while one is under way, and for a while after an action here, look again.
+      refetchInterval: (query) => {
+        const data = query.state.data;
+        if (data?.some((volume) => isSettling(volume)) || Date.now() < pollUntil.current) return SETTLE_POLL_MS;
+        return data?.some((volume) => volume.attachedTo) ? USAGE_POLL_MS : false;
+      },
     },
-  });
-  const volumes = useServerRenderedUntilHydrated(volumesNow, initialVolumes);
+    initialVolumes,
+  );
   const onChanged = useCallback(() => {
     pollUntil.current = Date.now() + AFTER_ACTION_MS;
     void queryClient.invalidateQueries({ queryKey: ["volumes"] });

@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useNow } from "@/app/(console)/_components/use-now.ts";
 import { formatTimestamp } from "@/app/components/format.ts";
@@ -18,7 +17,7 @@ import type { SandboxStorage } from "./sandbox-claims.ts";
 import { Section } from "./section.tsx";
 import { TimelinePanel } from "./timeline-panel.tsx";
 import styles from "./sandbox-detail.module.css";
-import { serverRendered, useServerRenderedUntilHydrated } from "@/app/(console)/_components/server-rendered.ts";
+import { useServerRenderedQuery } from "@/app/(console)/_components/server-rendered.ts";
 
 /**
  * The live part of the detail page: every panel reads the same three queries, which the event
@@ -28,13 +27,10 @@ export function SandboxDetail({ initial, storage, initialAt, changes }: { initia
   const now = useNow(initialAt, 5_000);
   // The verdict arrives as a DurableState event, which marks these queries stale like any other.
   // Once deleted (the delete answers the record), nothing of it is fetched again: it would be a 404.
-  const { data: recordNow, error } = useQuery({ ...sandboxQueries.record(id), ...serverRendered(initial.record), enabled: (query) => !query.state.data?.deletedAt });
-  const record = useServerRenderedUntilHydrated(recordNow, initial.record);
+  const { data: record, error } = useServerRenderedQuery({ ...sandboxQueries.record(id), enabled: (query) => !query.state.data?.deletedAt }, initial.record);
   const live = !record.deletedAt;
-  const { data: timelineNow } = useQuery({ ...sandboxQueries.timeline(id), ...serverRendered(initial.timeline), enabled: live });
-  const timeline = useServerRenderedUntilHydrated(timelineNow, initial.timeline);
-  const { data: checkpointsNow } = useQuery({ ...sandboxQueries.checkpoints(id), ...serverRendered(initial.checkpoints), enabled: live });
-  const checkpoints = useServerRenderedUntilHydrated(checkpointsNow, initial.checkpoints);
+  const { data: timeline } = useServerRenderedQuery({ ...sandboxQueries.timeline(id), enabled: live }, initial.timeline);
+  const { data: checkpoints } = useServerRenderedQuery({ ...sandboxQueries.checkpoints(id), enabled: live }, initial.checkpoints);
   const durableState = record.details.durableState ?? null;
 
   return (
