@@ -10,14 +10,17 @@
 //     straight from the cluster API, read by the same plain HTTP client, medians of 11;
 //   - an eviction in the cluster to the row's badge changing in Chromium, with the 1,000 listed,
 //     and the requests for sandboxes the page made meanwhile (the event stream carries it all);
-//   - the server's resident memory: idle after start, and with the 1,000 sandboxes.
+//   - a storm of 500 evictions within 10 s: from each request to its sandbox's update arriving
+//     in Chromium, and to its row's badge changing (rows on screen), as percentiles;
+//   - the server's resident memory: idle after start, with the 1,000 sandboxes, and with 10,000;
+//   - the list over HTTP again with 10,000 sandboxes.
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
-import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import { residentMiB, signInAs, startConsole, stopConsole, waitFor } from "./console-server.ts";
 import { median } from "./measure.ts";
 
@@ -28,6 +31,13 @@ const LOAD_RUNS = 5;
 const LIST_RUNS = 11;
 /** Running sandboxes evicted one at a time while the page shows them. */
 const EVICTIONS = 20;
+/** A storm: this many running sandboxes evicted through the Eviction API within STORM_MS, one every STORM_MS / STORM_EVICTIONS. */
+const STORM_EVICTIONS = 500;
+const STORM_MS = 10_000;
+/** The fleet the list and the server's memory are measured at last. */
+const FLEET = 10_000;
+/** Enough worker nodes (110 pods each) for every running sandbox of the benchmark. */
+const WORKERS = 8;
 /** How long the console is left alone before its idle memory is read. */
 const IDLE_AFTER_MS = 10_000;
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -170,6 +180,82 @@ async function evictionToBadge(browser: Browser): Promise<{ delays: number[]; re
   return { delays, requests };
 }
 
+/**
+ * What the page saw of a storm, recorded in the page by the wall clock (Date.now(), the clock the
+ * evictions were sent by): when the event stream brought each `storm-` sandbox no longer Ready,
+ * and when the row's badge left Ready in the DOM for the rows on screen. A string, so tsx's
+ * helpers (__name) are not shipped into the page.
+ */
+const STORM_WATCH = `(() => {
+  const arrived = (window.__stormArrived = {});
+  const badged = (window.__stormBadged = {});
+  const Original = window.EventSource;
+  window.EventSource = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("sandbox", (message) => {
+        const record = JSON.parse(message.data).record;
+        if (record && record.name.startsWith("storm-") && record.phase !== "Ready" && !(record.name in arrived)) arrived[record.name] = Date.now();
+      });
+    }
+  };
+  addEventListener("DOMContentLoaded", () => {
+    new MutationObserver(() => {
+      for (const row of document.querySelectorAll("tbody tr")) {
+        const name = row.querySelector("th")?.textContent ?? "";
+        if (name.startsWith("storm-") && !(name in badged) && row.querySelector('[data-tone]:not([data-tone="ok"])')) badged[name] = Date.now();
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+})()`;
+
+/** The storm's order: a fixed permutation, so the rows on screen (the first by name) are hit throughout it, not in its first half second. */
+const stormOrder = (count: number) => Array.from({ length: count }, (_, index) => (index * 37) % count);
+
+/**
+ * STORM_EVICTIONS running sandboxes evicted through the Eviction API within STORM_MS while the
+ * Sandboxes page lists them all (searched for `storm-`): from each eviction request to the event
+ * stream bringing its sandbox into the page, and to its row's badge changing where the row is on
+ * screen; the requests for sandboxes the page made meanwhile.
+ */
+async function evictionStorm(browser: Browser, dataDir: string): Promise<{ arrivals: number[]; badges: number[]; requests: number; refused: number }> {
+  const core = clusterAdmin(dataDir).makeApiClient(CoreV1Api);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: { cookies: signedIn.cookies, origins: [] } });
+  await context.addInitScript(STORM_WATCH);
+  const page = await context.newPage();
+  await page.goto(`${BASE}/sandboxes`);
+  await page.getByRole("searchbox").fill("storm-");
+  await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor();
+  let requests = 0;
+  page.on("request", (sent) => {
+    if (new URL(sent.url()).pathname.startsWith("/api/v1/sandboxes")) requests++;
+  });
+  const sentAt = new Map<string, number>();
+  let refused = 0;
+  const began = performance.now();
+  const sent: Promise<void>[] = [];
+  for (const [turn, index] of stormOrder(STORM_EVICTIONS).entries()) {
+    const due = began + (turn * STORM_MS) / STORM_EVICTIONS;
+    if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+    const name = `storm-${String(index).padStart(4, "0")}`;
+    sentAt.set(name, Date.now());
+    sent.push(
+      core
+        .createNamespacedPodEviction({ namespace: "default", name, body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name, namespace: "default" } } })
+        .then(() => {}, () => void refused++),
+    );
+  }
+  await Promise.all(sent);
+  const arrived = await waitFor(`the ${STORM_EVICTIONS - refused} evicted sandboxes in the page`, async () => {
+    const seen = (await page.evaluate("window.__stormArrived")) as Record<string, number>;
+    return Object.keys(seen).length >= STORM_EVICTIONS - refused ? seen : undefined;
+  }, 120_000);
+  const badged = (await page.evaluate("window.__stormBadged")) as Record<string, number>;
+  await context.close();
+  const since = (seen: Record<string, number>) => Object.entries(seen).map(([name, at]) => at - sentAt.get(name)!);
+  return { arrivals: since(arrived), badges: since(badged), requests, refused };
+}
+
 /** The benchmark acts as a platform admin (paula) signed in the way a browser is: a session cookie. */
 let signedIn: Awaited<ReturnType<typeof signInAs>>;
 
@@ -188,15 +274,31 @@ async function createOneSandbox(): Promise<string> {
   return id;
 }
 
-async function listedCount(): Promise<number> {
-  let count = 0;
+/** Every sandbox the console lists, page by page: its name and phase. */
+async function listed(): Promise<{ name: string; phase: string }[]> {
+  const items: { name: string; phase: string }[] = [];
   let cursor: string | null = null;
   do {
-    const page = (await (await api(`/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()) as { items: unknown[]; nextCursor: string | null };
-    count += page.items.length;
+    const page = (await (await api(`/api/v1/sandboxes?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()) as { items: { name: string; phase: string }[]; nextCursor: string | null };
+    items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
-  return count;
+  return items;
+}
+
+const listedCount = async () => (await listed()).length;
+
+/** `count` running sandboxes named `prefix-…` made in the cluster, and waited for until the console lists them all Ready. */
+async function seedRunning(prefix: string, count: number): Promise<void> {
+  await seedSandboxes(dataDir, prefix, count, false);
+  await waitFor(`${count} running sandboxes Ready`, async () => ((await listed()).filter((item) => item.name.startsWith(`${prefix}-`) && item.phase === "Ready").length === count ? true : undefined), 600_000);
+}
+
+function printListTimes(count: number, lists: Awaited<ReturnType<typeof listTimes>>): void {
+  console.log(`\n| every page of the ${count} sandboxes, 500 a page, over HTTP (one plain client) | runs | median ms | ÷ cluster API |\n|---|---:|---:|---:|`);
+  console.log(`| cluster API: GET …/sandboxes straight from the embedded cluster | ${LIST_RUNS} | ${lists.cluster.toFixed(1)} | 1.00 |`);
+  console.log(`| Berth: GET /api/v1/sandboxes | ${LIST_RUNS} | ${lists.berth.toFixed(1)} | ${(lists.berth / lists.cluster).toFixed(2)} |`);
+  console.log(`| Berth: the first page revalidated with its ETag (304) | ${LIST_RUNS} | ${lists.notModified.toFixed(1)} | ${(lists.notModified / lists.cluster).toFixed(2)} |`);
 }
 
 /** Bytes of JavaScript a fresh browser loads for the page (every script resource up to load). */
@@ -297,7 +399,7 @@ async function sandboxesTableRun(browser: Browser): Promise<TableRun> {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "berth-bench-console-"));
-const server = startConsole(BASE, dataDir, { BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(SANDBOXES * 2) });
+const server = startConsole(BASE, dataDir, { BERTH_MAX_SANDBOXES_PER_NAMESPACE: String(FLEET * 2), BERTH_SIM_WORKERS: String(WORKERS) });
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 try {
   await waitFor("the console", async () => ((await fetch(`${BASE}/api/health`)).ok ? true : undefined));
@@ -340,21 +442,28 @@ try {
   console.log(`| idle, ${IDLE_AFTER_MS / 1000} s after it first answered, nothing created | ${idleMiB.toFixed(0)} |`);
   console.log(`| with ${SANDBOXES} sandboxes, after ${LOAD_RUNS} loads of the Sandboxes page | ${residentMiB(server.pid!).toFixed(0)} |`);
 
-  const lists = await listTimes(dataDir);
-  console.log(`\n| every page of the ${SANDBOXES} sandboxes, 500 a page, over HTTP (one plain client) | runs | median ms | ÷ cluster API |\n|---|---:|---:|---:|`);
-  console.log(`| cluster API: GET …/sandboxes straight from the embedded cluster | ${LIST_RUNS} | ${lists.cluster.toFixed(1)} | 1.00 |`);
-  console.log(`| Berth: GET /api/v1/sandboxes | ${LIST_RUNS} | ${lists.berth.toFixed(1)} | ${(lists.berth / lists.cluster).toFixed(2)} |`);
-  console.log(`| Berth: the first page revalidated with its ETag (304) | ${LIST_RUNS} | ${lists.notModified.toFixed(1)} | ${(lists.notModified / lists.cluster).toFixed(2)} |`);
+  printListTimes(SANDBOXES, await listTimes(dataDir));
 
-  await seedSandboxes(dataDir, "live", EVICTIONS, false);
-  await waitFor(`${EVICTIONS} running sandboxes Ready`, async () => {
-    const page = (await (await api("/api/v1/sandboxes?limit=500")).json()) as { items: { name: string; phase: string }[] };
-    return page.items.filter((item) => item.name.startsWith("live-") && item.phase === "Ready").length === EVICTIONS ? true : undefined;
-  }, 300_000);
+  await seedRunning("live", EVICTIONS);
   const evictions = await evictionToBadge(browser);
   console.log(`\n| kubelet eviction → the row's badge changes in Chromium (${SANDBOXES + EVICTIONS} listed, one at a time) | evictions | median ms | p95 ms | worst ms |\n|---|---:|---:|---:|---:|`);
   console.log(`| request sent → badge no longer Ready | ${EVICTIONS} | ${median(evictions.delays).toFixed(0)} | ${percentile(evictions.delays, 95).toFixed(0)} | ${Math.max(...evictions.delays).toFixed(0)} |`);
   console.log(`\nRequests for sandboxes the page made during the ${EVICTIONS} evictions: ${evictions.requests} (${(evictions.requests / EVICTIONS).toFixed(2)} per eviction).`);
+
+  await seedRunning("storm", STORM_EVICTIONS);
+  const storm = await evictionStorm(browser, dataDir);
+  const stormRow = (name: string, delays: number[]) =>
+    console.log(`| ${name} | ${delays.length} | ${median(delays).toFixed(0)} | ${percentile(delays, 95).toFixed(0)} | ${percentile(delays, 99).toFixed(0)} | ${Math.max(...delays).toFixed(0)} |`);
+  console.log(`\n| a storm: ${STORM_EVICTIONS} evictions (Eviction API) within ${STORM_MS / 1000} s, ${await listedCount()} listed, the page searched for the storm's | samples | median ms | p95 ms | p99 ms | worst ms |\n|---|---:|---:|---:|---:|---:|`);
+  stormRow("eviction request → the sandbox's update arrives in Chromium (event stream)", storm.arrivals);
+  stormRow("eviction request → the row's badge leaves Ready (the rows on screen)", storm.badges);
+  console.log(`\nEvictions refused by the cluster: ${storm.refused}. Requests for sandboxes the page made during the storm: ${storm.requests}.`);
+
+  const fleetStarted = performance.now();
+  await seedSandboxes(dataDir, "fleet", FLEET - (await listedCount()), true);
+  await waitFor(`${FLEET} sandboxes in the console's list`, async () => ((await listedCount()) >= FLEET ? true : undefined), 1_800_000);
+  console.log(`\nThe fleet grown to ${FLEET} sandboxes (suspended ones made in the cluster) and listed by the console after ${((performance.now() - fleetStarted) / 1000).toFixed(1)} s; the console's resident memory then: ${residentMiB(server.pid!).toFixed(0)} MiB.`);
+  printListTimes(FLEET, await listTimes(dataDir));
 } finally {
   await browser.close();
   stopConsole(server);

@@ -51,7 +51,10 @@ export class TimelineFeed {
   async start(): Promise<void> {
     const newest = await this.source.newestId();
     this.delivered = newest === null ? 0n : BigInt(newest);
-    this.unsubscribe = this.source.onAppended(() => this.look());
+    // Appends commit in id order: word of one already published (a read under way took it) needs no read.
+    this.unsubscribe = this.source.onAppended((id) => {
+      if (id === null || this.delivered === null || BigInt(id) > this.delivered) this.look();
+    });
     this.poll = setInterval(() => this.look(), this.options.pollMs ?? 2_000);
     this.poll.unref?.();
     // Anything stored between reading the newest id and listening.
@@ -86,7 +89,9 @@ export class TimelineFeed {
     if (this.stopped || (this.delivered !== null && this.delivered >= wanted)) return Promise.resolve();
     return new Promise((resolve) => {
       this.waiting.push({ id: wanted, resolve });
-      this.look();
+      // A read under way has it, or was told to read again when the append committed: asking
+      // for another read would read nothing.
+      if (!this.reading) this.look();
     });
   }
 

@@ -163,6 +163,100 @@ describe("the live sandboxes", () => {
       expect(live.size).toBe(0);
     });
 
+    /** A store's sandboxes as a follower hears them: word of ids, records this process wrote, and the reads asked of it. */
+    const followedStore = (...records: SandboxRecord[]) => {
+      const hearing = new Set<(id: string | null) => void>();
+      const taking = new Set<(record: SandboxRecord) => void>();
+      const asked: string[] = [];
+      return {
+        asked,
+        sandboxes: {
+          getSandboxes: async (ids: readonly string[]) => (asked.push(...ids), records.filter((record) => ids.includes(record.id))),
+          onChanged: (listener: (id: string | null) => void) => (hearing.add(listener), () => void hearing.delete(listener)),
+          onWritten: (listener: (record: SandboxRecord) => void) => (taking.add(listener), () => void taking.delete(listener)),
+        },
+        word: (id: string | null) => hearing.forEach((listener) => listener(id)),
+        written: (record: SandboxRecord) => {
+          hearing.forEach((listener) => listener(record.id));
+          taking.forEach((listener) => listener(record));
+        },
+      };
+    };
+
+    it("following the store, hold what this process wrote without reading it", async () => {
+      const record = aRecord(1, { phase: "Provisioning" });
+      const live = await loaded(record);
+      const store = followedStore(record);
+      live.follow(store.sandboxes);
+      store.written({ ...record, phase: "Ready", updatedAt: new Date(record.updatedAt.getTime() + 1) });
+      await live.refresh(store.sandboxes, [record.id]);
+      expect([live.get(record.id)?.phase, store.asked]).toEqual(["Ready", []]);
+    });
+
+    it("following the store, read a record another replica wrote", async () => {
+      const record = aRecord(1, { phase: "Provisioning" });
+      const live = await loaded(record);
+      const store = followedStore({ ...record, phase: "Ready", updatedAt: new Date(record.updatedAt.getTime() + 1) });
+      live.follow(store.sandboxes);
+      store.word(record.id);
+      await live.refresh(store.sandboxes, [record.id]);
+      expect(live.get(record.id)?.phase).toBe("Ready");
+    });
+
+    it("following the store, read every record asked after word that something may have changed", async () => {
+      const records = [aRecord(1), aRecord(2)];
+      const live = await loaded(...records);
+      const store = followedStore(...records);
+      live.follow(store.sandboxes);
+      store.word(null);
+      await live.refresh(store.sandboxes, records.map((record) => record.id));
+      expect(store.asked.sort()).toEqual(records.map((record) => record.id).sort());
+    });
+
+    it("following the store, read a record again after a read of it failed", async () => {
+      const record = aRecord(1);
+      const live = await loaded(record);
+      const store = followedStore(record);
+      live.follow(store.sandboxes);
+      store.word(record.id);
+      await expect(live.refresh({ getSandboxes: () => Promise.reject(new Error("the store would not answer")) }, [record.id])).rejects.toThrow();
+      await live.refresh(store.sandboxes, [record.id]);
+      expect(store.asked).toEqual([record.id]);
+    });
+
+    it("following the store, vouch for a record as this process last wrote it", async () => {
+      const record = aRecord(1);
+      const live = await loaded(record);
+      const store = followedStore(record);
+      live.follow(store.sandboxes);
+      store.written({ ...record, phase: "Ready" });
+      expect(live.current(record.id)?.phase).toBe("Ready");
+    });
+
+    it("following the store, take this process's writes in the order they came, whatever their clocks say", async () => {
+      const record = aRecord(1);
+      const live = await loaded(record);
+      const store = followedStore(record);
+      live.follow(store.sandboxes);
+      store.written({ ...record, phase: "Ready", updatedAt: new Date(record.updatedAt.getTime() + 2) });
+      store.written({ ...record, phase: "Disrupted", updatedAt: new Date(record.updatedAt.getTime() + 1) });
+      expect(live.current(record.id)?.phase).toBe("Disrupted");
+    });
+
+    it("not vouch for a record another replica wrote since", async () => {
+      const record = aRecord(1);
+      const live = await loaded(record);
+      const store = followedStore(record);
+      live.follow(store.sandboxes);
+      store.word(record.id);
+      expect(live.current(record.id)).toBeUndefined();
+    });
+
+    it("not vouch for any record without following the store", async () => {
+      const record = aRecord(1);
+      expect((await loaded(record)).current(record.id)).toBeUndefined();
+    });
+
     it("do nothing before the list has loaded", async () => {
       const live = new LiveSandboxes();
       const made = aRecord(1);

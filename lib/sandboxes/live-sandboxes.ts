@@ -57,6 +57,10 @@ export class LiveSandboxes {
   private revision = 0;
   /** Revisions start again with the process: the ETags of an earlier one must not match. */
   private readonly epoch = randomUUID();
+  /** Whether this list follows the store's word of written records (follow()): else refresh reads every record asked. */
+  private following = false;
+  /** Records whose last change came as word alone (another replica's write, a dropped connection): refresh reads them. */
+  private readonly unread = new Set<string>();
 
   /** False until load() finished: until then, lists go to the store. */
   get ready(): boolean {
@@ -76,6 +80,10 @@ export class LiveSandboxes {
   put(record: SandboxRecord): void {
     const held = this.records.get(record.id);
     if (held && held.record.updatedAt.getTime() > record.updatedAt.getTime()) return;
+    this.hold(record);
+  }
+
+  private hold(record: SandboxRecord): void {
     if (record.deletedAt) {
       this.remove(record.id);
       return;
@@ -92,14 +100,49 @@ export class LiveSandboxes {
    */
   async refresh(sandboxes: Pick<Store["sandboxes"], "getSandboxes">, ids: Iterable<string>): Promise<void> {
     if (!this.loaded) return;
-    const wanted = new Set(ids);
+    // Following the store, what this process wrote is held as it was written: only the rest is read.
+    const wanted = new Set([...ids].filter((id) => !this.following || this.unread.has(id) || !this.records.has(id)));
     if (wanted.size === 0) return;
-    for (const record of await sandboxes.getSandboxes([...wanted])) {
+    // Taken off before the read, so that word coming while it runs marks them again.
+    for (const id of wanted) this.unread.delete(id);
+    let found: SandboxRecord[];
+    try {
+      found = await sandboxes.getSandboxes([...wanted]);
+    } catch (error) {
+      for (const id of wanted) this.unread.add(id);
+      throw error;
+    }
+    for (const record of found) {
       this.put(record);
       wanted.delete(record.id);
     }
     // A record gone from the store never became a sandbox (its create was undone).
     for (const id of wanted) this.remove(id);
+  }
+
+  /**
+   * Follows the store's word of written records, so that refresh need not read what this process
+   * wrote: its own writes come with the record (held at once); word of a write without one, from
+   * another replica or `null` after a dropped connection, marks records for refresh to read.
+   * Returns the way to stop.
+   */
+  follow(sandboxes: Pick<Store["sandboxes"], "onChanged" | "onWritten">): () => void {
+    this.following = true;
+    // Word of a write comes before its record does (onWritten), so a record of this process's is never left marked.
+    const stopHearing = sandboxes.onChanged((id) => {
+      if (id !== null) this.unread.add(id);
+      else for (const held of this.records.keys()) this.unread.add(held);
+    });
+    // This process's writes come in the order they were committed: the last one is the record.
+    const stopTaking = sandboxes.onWritten((record) => {
+      this.hold(record);
+      this.unread.delete(record.id);
+    });
+    return () => {
+      this.following = false;
+      stopHearing();
+      stopTaking();
+    };
   }
 
   remove(id: string): void {
@@ -112,6 +155,14 @@ export class LiveSandboxes {
 
   get(id: string): SandboxRecord | undefined {
     return this.records.get(id)?.record;
+  }
+
+  /**
+   * The live record as the store has it, when this list can vouch for that: it follows the store,
+   * holds the record, and no write of it has come as word alone since. Else undefined: read the store.
+   */
+  current(id: string): SandboxRecord | undefined {
+    return this.following && this.loaded && !this.unread.has(id) ? this.records.get(id)?.record : undefined;
   }
 
   /** The id of the live record of that name, if this list holds it. */

@@ -4,6 +4,7 @@ import { readDisruptionDetails } from "../disruption/disruption-details.ts";
 import { berthLabelKeys, MANAGED_BY_BERTH } from "../domain/labels.ts";
 import { SANDBOX_NAME_HASH_LABEL, type SandboxApiVersion } from "../domain/sandbox-api.ts";
 import type { SandboxRecord } from "../domain/sandbox-record.ts";
+import { CacheIndex } from "../kube/cache-index.ts";
 import type { ClusterConnection } from "../kube/cluster-connection.ts";
 import { namespacedCache, WatchedNamespaces, type NamespaceScope, type ObjectCache } from "../kube/namespaced-watch-cache.ts";
 import type { StoredSandbox } from "../kube/sandbox-resources.ts";
@@ -43,6 +44,10 @@ export class SandboxWatches {
   readonly budgets: ObjectCache<V1PodDisruptionBudget>;
   private readonly managed: WatchedNamespaces | null;
   private readonly keys: ReturnType<typeof berthLabelKeys>;
+  // A status is derived per sandbox, so each reads its claims and events by index: scanning every
+  // claim and event of the cluster per sandbox made a storm of evictions quadratic.
+  private readonly claimsBySandboxId: CacheIndex<V1PersistentVolumeClaim>;
+  private readonly eventsByInvolvedObject = new CacheIndex<CoreV1Event>(({ involvedObject: about }) => [about?.namespace && about.name ? involvedKey(about.namespace, about.name) : undefined]);
 
   constructor(options: SandboxWatchesOptions) {
     const { connection, onError } = options;
@@ -65,6 +70,11 @@ export class SandboxWatches {
     this.nodes = new WatchCache(connection, { apiVersion: "v1", kind: "Node", path: "/api/v1/nodes", onError });
     // For the volumes view: which node a node-local volume pins its claim to.
     this.persistentVolumes = new WatchCache(connection, { apiVersion: "v1", kind: "PersistentVolume", path: "/api/v1/persistentvolumes", onError });
+    // Subscribed before the caches start, so the indexes see their first lists too.
+    const sandboxIdKey = this.keys.sandboxId;
+    this.claimsBySandboxId = new CacheIndex((claim) => [claim.metadata?.labels?.[sandboxIdKey]]);
+    this.claims.subscribe((change) => this.claimsBySandboxId.apply(change));
+    for (const events of [this.podEvents, this.claimEvents]) events.subscribe((change) => this.eventsByInvolvedObject.apply(change));
   }
 
   private get caches() {
@@ -106,16 +116,15 @@ export class SandboxWatches {
     const pod = this.pods.get(record.namespace, record.name) ?? null;
     const claimNames = new Set([
       ...(pod?.spec?.volumes ?? []).flatMap((volume) => (volume.persistentVolumeClaim ? [volume.persistentVolumeClaim.claimName] : [])),
-      ...this.claims.list().filter((claim) => claim.metadata?.labels?.[this.keys.sandboxId] === record.id).map((claim) => claim.metadata!.name!),
+      ...this.claimsBySandboxId.get(record.id).map((claim) => claim.metadata!.name!),
       ...((sandbox?.spec?.volumeClaimTemplates as { metadata?: { name?: string } }[] | undefined) ?? []).map((template) => `${template.metadata?.name}-${record.name}`),
     ]);
     const claims = [...claimNames].flatMap((name) => {
       const claim = this.claims.get(record.namespace, name);
       return claim ? [claim] : [];
     });
-    const involved = new Set([record.name, ...claimNames]);
-    const events = [...this.podEvents.list(), ...this.claimEvents.list()]
-      .filter((event) => event.involvedObject?.namespace === record.namespace && involved.has(event.involvedObject?.name ?? ""))
+    const events = [...new Set([record.name, ...claimNames])]
+      .flatMap((name) => this.eventsByInvolvedObject.get(involvedKey(record.namespace, name)))
       .sort((a, b) => eventTime(a) - eventTime(b));
     // The node the pod is on — or, with the pod gone, the one it was on.
     const nodeName = pod?.spec?.nodeName ?? record.nodeName ?? readDisruptionDetails(record.details).disruption?.nodeName;
@@ -133,6 +142,11 @@ function observedSandbox(sandbox: SandboxObject): ObservedSandbox {
   const spec = sandbox.spec ?? {};
   const running = "replicas" in spec ? spec.replicas !== 0 : spec.operatingMode !== "Suspended";
   return { metadata: sandbox.metadata, running };
+}
+
+/** What an Event is about, as one index value. */
+function involvedKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
 }
 
 /** The sandbox a template workspace claim (named workspace-<sandbox>) belongs to. */

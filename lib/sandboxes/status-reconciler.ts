@@ -265,9 +265,13 @@ export class StatusReconciler {
   /** Observe, derive, store, and tell the timeline what changed. */
   async reconcile(id: string): Promise<ReconcileResult | void> {
     const { store, live } = this.options;
-    const record = await store.sandboxes.getSandbox(id);
-    if (record) live.put(record);
-    else live.remove(id);
+    // A storm reconciles each sandbox many times: what the live list can vouch for is not read again.
+    const held = live.current(id);
+    const record = held ?? (await store.sandboxes.getSandbox(id));
+    if (!held) {
+      if (record) live.put(record);
+      else live.remove(id);
+    }
     // A follower's part ends here: what follows writes.
     if (!record || !this.leading() || (await this.options.inFlight.anywhere(id))) return;
     if (record.deletedAt) {

@@ -65,6 +65,8 @@ async function start(): Promise<Runtime> {
   let identity: IdentityRuntime;
   let liveTimeline: { stop(): void };
   const live = new LiveSandboxes();
+  // For the runtime's whole life: the store it follows closes with it.
+  live.follow(store.sandboxes);
   try {
     liveTimeline = await followStoreTimeline(store.timeline, {
       // Whichever replica wrote the change, each event's sandbox is current here before the event is sent.

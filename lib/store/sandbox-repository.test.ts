@@ -106,6 +106,32 @@ describe(`sandbox records (${testStoreKind})`, () => {
   });
 });
 
+describe(`word of written sandbox records (${testStoreKind})`, () => {
+  it("gives this process's followers each record as it was stored", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    const written: unknown[] = [];
+    const stop = store.sandboxes.onWritten((record) => written.push(record));
+    try {
+      const saved = await store.sandboxes.saveStatus(created.id, aStatus({ phase: "Ready" }));
+      expect(written).toEqual([saved]);
+    } finally {
+      stop();
+    }
+  });
+
+  it("tells the id before it gives the record", async () => {
+    const created = await store.sandboxes.recordSandbox(aNewSandbox());
+    const order: string[] = [];
+    const stops = [store.sandboxes.onChanged((id) => id === created.id && order.push("id")), store.sandboxes.onWritten((record) => record.id === created.id && order.push("record"))];
+    try {
+      await store.sandboxes.markDeleted(created.id, new Date());
+      expect(order).toEqual(["id", "record"]);
+    } finally {
+      for (const stop of stops) stop();
+    }
+  });
+});
+
 describe(`listing sandboxes (${testStoreKind})`, () => {
   const namespace = uniqueName("list");
 

@@ -2,6 +2,7 @@ import { selectsSpec, type LabelSelector } from "../domain/label-selector.ts";
 import { sandboxRecordSchema, type Page, type SandboxOrigin, type SandboxRecord } from "../domain/sandbox-record.ts";
 import type { SandboxStatus } from "../domain/sandbox-status.ts";
 import type { WorkspaceBackend } from "../domain/gateway-defaults.ts";
+import { logOf } from "../platform/logger.ts";
 import { decodeCursor, encodeCursor, UUID_SHAPE } from "./cursor.ts";
 import { type Db, type Tx, isNotFound, isUniqueViolation, toJson, Prisma } from "./prisma-client.ts";
 import { STORE_CHANNELS, type NotifiedListener, type StoreNotifications } from "./store-notifications.ts";
@@ -50,10 +51,21 @@ function toRecord(row: SandboxRow): SandboxRecord {
 }
 
 export function sandboxRepository(db: Db, notifications: StoreNotifications) {
-  /** Tells every replica the record changed, once the write is committed. */
-  const announce = async <T>(id: string, written: T): Promise<T> => {
+  const writtenListeners = new Set<(record: SandboxRecord) => void>();
+  /**
+   * Tells every replica the record changed, once the write is committed, and then this
+   * process's followers of written records the record itself.
+   */
+  const announce = async <T extends SandboxRecord | undefined>(id: string, written: T): Promise<T> => {
     if (notifications.crossProcess) await db.$queryRaw`SELECT 1 FROM pg_notify(${STORE_CHANNELS.sandboxChanged}, ${id})`;
     notifications.committed("sandboxChanged", id);
+    for (const listener of written ? writtenListeners : []) {
+      try {
+        listener(written!);
+      } catch (error) {
+        logOf("store").error({ err: error }, "a follower of written sandboxes failed");
+      }
+    }
     return written;
   };
   const repository = {
@@ -216,6 +228,15 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
     /** Told a record's id when it is written, in this replica or (with PostgreSQL) any other. */
     onChanged(listener: NotifiedListener): () => void {
       return notifications.subscribe("sandboxChanged", listener);
+    },
+
+    /**
+     * Given each record this process writes, as stored, right after its id went to onChanged
+     * (another replica's writes come to onChanged alone: read them).
+     */
+    onWritten(listener: (record: SandboxRecord) => void): () => void {
+      writtenListeners.add(listener);
+      return () => void writtenListeners.delete(listener);
     },
   };
   return repository;

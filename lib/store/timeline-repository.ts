@@ -25,10 +25,12 @@ export function timelineRepository(db: Db, notifications: StoreNotifications) {
       const valid = newTimelineEventSchema.parse(event);
       const row = await db.$transaction(async (tx) => {
         await checkFence(tx, fence);
-        await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
+        // Only PostgreSQL runs transactions side by side, and only it has other processes to
+        // tell: the embedded store (one process's) runs one transaction at a time.
+        if (notifications.crossProcess) await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
         const created = await tx.timelineEvent.create({ data: { ...valid, data: toJson(valid.data) } });
         // Sent at commit, in commit order, to every process listening (other replicas).
-        await tx.$queryRaw`SELECT 1 FROM pg_notify(${STORE_CHANNELS.timelineAppended}, ${created.id.toString()})`;
+        if (notifications.crossProcess) await tx.$queryRaw`SELECT 1 FROM pg_notify(${STORE_CHANNELS.timelineAppended}, ${created.id.toString()})`;
         return created;
       });
       const stored = toEvent(row);

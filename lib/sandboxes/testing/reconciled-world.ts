@@ -61,6 +61,8 @@ export async function startWorld(connection: ClusterConnection, openStore: Store
   const { store, cleanup } = await openStore();
   const { inFlight, checkpointing } = operationsInFlightOn(store, `test-${randomBytes(3).toString("hex")}`, { shareThroughStore: options.shareOperations });
   const live = new LiveSandboxes();
+  // As the server's runtime does: the list holds what this process writes.
+  live.follow(store.sandboxes);
   const defaults = gatewayDefaultsSchema.parse({});
   const deps: ActionDeps = { store, connection, resources: sandboxResources(connection, "v1beta1"), sandboxApiVersion: "v1beta1", defaults, inFlight, live, checkpointing };
   const reconciler = new StatusReconciler({ connection, store, sandboxApiVersion: "v1beta1", labelPrefix: defaults.labelPrefix, inFlight, live, checkpointing, workspaceMountPath: defaults.workspaceMountPath });
