@@ -112,6 +112,10 @@ export class WorkQueue<K> {
 
   private async process(id: string, key: K): Promise<void> {
     try {
+      // Each pass waits its turn behind I/O: with a store that answers within microtasks (the
+      // embedded one), a burst of thousands of passes would hold the event loop for seconds.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.stopped) return;
       const result = await this.options.reconcile(key);
       this.failures.delete(id);
       if (result?.requeueAfterMs !== undefined) this.addAfter(key, result.requeueAfterMs);
