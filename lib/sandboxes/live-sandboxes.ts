@@ -6,8 +6,9 @@ import type { Store } from "../store/index.ts";
 
 // The live sandboxes, in memory: what GET /api/v1/sandboxes serves, so a list never waits on the
 // database or the cluster. Loaded from the store once, then kept by whoever changes a record —
-// the reconciler after each reconcile, create and delete as they finish — so a client that was
-// just answered 201 finds its sandbox in the next list.
+// the reconciler after each reconcile, create and delete as they finish, and (following the
+// store) every record this process writes — so a client that was just answered 201 finds its
+// sandbox in the next list, and the reconciler need not read again what the list can vouch for.
 //
 // Each record's wire form (its JSON) is made once per change, on first demand, and pages are
 // put together from those: a thousand sandboxes listed by a hundred tabs are serialized a
