@@ -270,7 +270,9 @@ describe("drain", () => {
   });
 
   it("runs the maintenance, printing each sandbox's steps, and exits 0 when it succeeds", async () => {
-    await createQuick("cli-moved", "--storage-class", "portable", "--ownership", "delete");
+    // The CLI prints each step it sees: a checkpoint that takes a second is one it cannot miss on a busy machine.
+    const slowCheckpoint = { terminationGracePeriodSeconds: 3, checkpointGracePeriodSeconds: 2, checkpointHook: ["sh", "-c", "sleep 1"] };
+    await createFromFile({ name: "cli-moved", namespace: TEAM, disruptionPolicy: slowCheckpoint }, "--storage-class", "portable", "--ownership", "delete");
     const { nodeName } = await untilPhase("cli-moved", "Ready");
     const drained = await run(["drain", nodeName!], asAdmin());
     await admin.simulatorNodeAction({ params: { name: nodeName!, action: "uncordon" } });
