@@ -1,5 +1,5 @@
 import { anActor } from "../domain/test-fixtures.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gatewayDefaultsSchema } from "../domain/gateway-defaults.ts";
 import type { TimelineEvent } from "../domain/timeline.ts";
 import { subscribeToTimeline } from "../events/event-bus.ts";
@@ -135,6 +135,9 @@ describe("keeping the store and the cluster in step", () => {
   const live = new LiveSandboxes();
   beforeAll(async () => {
     world = await startWorld({}, { inFlight, live, interruptedAfterMs: 0 });
+    // As the runtime keeps it: following the store's writes, so it can vouch for the records it holds.
+    live.follow(world.store.sandboxes);
+    await live.load(world.store);
   });
   afterAll(() => world.stop());
 
@@ -208,6 +211,21 @@ describe("keeping the store and the cluster in step", () => {
     await world.deps.resources.deleteSandbox("default", name);
     await phaseOf(world, record.id, "Deleted");
     expect(inLiveList(record.id)).toBeUndefined();
+  });
+
+  it("resyncs what it follows from the live list: no record read, no Sandbox looked up again", async () => {
+    const name = uniqueName();
+    await madeOutsideBerth(name);
+    await phaseOf(world, (await foundRecord(name)).id, "Ready");
+    await world.reconciler.idle();
+    const reads = [vi.spyOn(world.store.sandboxes, "getSandbox"), vi.spyOn(world.store.sandboxes, "listSandboxes"), vi.spyOn(world.store.sandboxes, "findLiveSandbox")];
+    try {
+      await world.reconciler.resyncAll();
+      await world.reconciler.idle();
+      expect(reads.map((read) => read.mock.calls.length)).toEqual([0, 0, 0]);
+    } finally {
+      for (const read of reads) read.mockRestore();
+    }
   });
 
   it("leaves a create that is still running in this process alone", async () => {

@@ -157,8 +157,14 @@ export class StatusReconciler {
       await this.sweepVolumeReaders().catch((error: unknown) => this.options.onError?.(error));
       await this.sweepVolumeMovers().catch((error: unknown) => this.options.onError?.(error));
     }
-    for (const record of await this.options.store.sandboxes.listAllLive()) this.enqueue(record.id);
-    for (const sandbox of this.watches.sandboxes.list()) this.queue.add({ kind: "discover", namespace: sandbox.metadata!.namespace!, name: sandbox.metadata!.name! });
+    // Ids, not records: each reconcile takes the record the live list holds. At 10,000
+    // sandboxes the records read every minute made most of the console's garbage.
+    for (const id of await this.options.store.sandboxes.liveIds()) this.enqueue(id);
+    // A Sandbox the live list follows has its record: finding it would ask the store for nothing.
+    for (const sandbox of this.watches.sandboxes.list()) {
+      const { namespace, name } = sandbox.metadata!;
+      if (!this.options.live.idOf(namespace!, name!)) this.queue.add({ kind: "discover", namespace: namespace!, name: name! });
+    }
   }
 
   /** Helper pods that read free claims, once their time is up: whoever started them, whatever stopped half-way. */

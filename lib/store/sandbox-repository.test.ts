@@ -159,6 +159,13 @@ describe(`listing sandboxes (${testStoreKind})`, () => {
     expect([live.items.some((s) => s.id === deleted.id), all.items.some((s) => s.id === deleted.id)]).toEqual([false, true]);
   });
 
+  it("gives the ids of the live sandboxes, and not of the deleted", async () => {
+    const [kept, deleted] = [await store.sandboxes.recordSandbox(aNewSandbox()), await store.sandboxes.recordSandbox(aNewSandbox())];
+    await store.sandboxes.markDeleted(deleted.id, new Date());
+    const ids = await store.sandboxes.liveIds();
+    expect([ids.includes(kept.id), ids.includes(deleted.id)]).toEqual([true, false]);
+  });
+
   it("pages through only the sandboxes whose labels a selector picks, reading on until each page is full", async () => {
     const labelled = uniqueName("labels");
     for (const [index, team] of ["ml", "web", "ml", "web", "web", "ml"].entries()) {

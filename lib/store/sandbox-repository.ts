@@ -157,6 +157,11 @@ export function sandboxRepository(db: Db, notifications: StoreNotifications) {
       return new Set(rows.map((row) => row.namespace));
     },
 
+    /** The ids of every live sandbox, in no order: a resync's work list, read in one small query. */
+    async liveIds(): Promise<string[]> {
+      return (await db.sandbox.findMany({ where: { deletedAt: null }, select: { id: true } })).map((row) => row.id);
+    },
+
     /** Every live sandbox, newest first, read a page at a time. */
     async listAllLive(): Promise<SandboxRecord[]> {
       const all: SandboxRecord[] = [];
