@@ -270,6 +270,26 @@ describe("the live sandboxes", () => {
     expect(names(live.page({ limit: 10, namespace: "team-a" }))).toEqual(["box-2"]);
   });
 
+  it("list only the namespaces a caller may see", () => {
+    const live = liveWith(aRecord(1), aRecord(2, { namespace: "team-a" }), aRecord(3, { namespace: "team-b" }));
+    expect(names(live.page({ limit: 10, namespaces: new Set(["default", "team-b"]) }))).toEqual(["box-3", "box-1"]);
+  });
+
+  it("keep a sandbox's place in the list when its status changes", () => {
+    const [older, newer] = [aRecord(1), aRecord(2)];
+    const live = liveWith(older, newer);
+    live.page({ limit: 10 });
+    live.put({ ...older, phase: "Disrupted", updatedAt: new Date(Date.UTC(2026, 11, 1, 1)) });
+    expect(live.page({ limit: 10 }).items.map((record) => [record.name, record.phase])).toEqual([["box-2", newer.phase], ["box-1", "Disrupted"]]);
+  });
+
+  it("name the namespaces that hold live sandboxes, and not one whose last sandbox left", () => {
+    const leaving = aRecord(2, { namespace: "team-a" });
+    const live = liveWith(aRecord(1), leaving);
+    live.remove(leaving.id);
+    expect([...live.namespaces()]).toEqual(["default"]);
+  });
+
   it("refuse a cursor they did not hand out", () => {
     expect(() => liveWith(aRecord(1)).page({ limit: 1, cursor: "bm90LWEtY3Vyc29y" })).toThrow(InvalidCursorError);
   });

@@ -53,7 +53,14 @@ export class LiveSandboxes {
   private readonly records = new Map<string, Held>();
   /** Each live record's id by "namespace/name", for the watches, which know objects by name. */
   private readonly idsByName = new Map<string, string>();
-  private sorted: Held[] | null = null;
+  /**
+   * The ids, newest first. A status change keeps a record's place (its creation time does not
+   * change), so only a sandbox coming or going sorts them again: during a storm, pages of 10,000
+   * are not sorted once per request.
+   */
+  private order: string[] | null = null;
+  /** How many live records each namespace holds. */
+  private readonly perNamespace = new Map<string, number>();
   private loaded = false;
   private revision = 0;
   /** Revisions start again with the process: the ETags of an earlier one must not match. */
@@ -89,9 +96,19 @@ export class LiveSandboxes {
       this.remove(record.id);
       return;
     }
+    const previous = this.records.get(record.id)?.record;
     this.records.set(record.id, { record, revision: ++this.revision });
     this.idsByName.set(nameKey(record), record.id);
-    this.sorted = null;
+    if (previous && previous.namespace === record.namespace && previous.createdAt.getTime() === record.createdAt.getTime()) return;
+    if (previous) this.uncount(previous.namespace);
+    this.perNamespace.set(record.namespace, (this.perNamespace.get(record.namespace) ?? 0) + 1);
+    this.order = null;
+  }
+
+  private uncount(namespace: string): void {
+    const left = (this.perNamespace.get(namespace) ?? 0) - 1;
+    if (left > 0) this.perNamespace.set(namespace, left);
+    else this.perNamespace.delete(namespace);
   }
 
   /**
@@ -151,7 +168,8 @@ export class LiveSandboxes {
     if (!held) return;
     this.records.delete(id);
     if (this.idsByName.get(nameKey(held.record)) === id) this.idsByName.delete(nameKey(held.record));
-    this.sorted = null;
+    this.uncount(held.record.namespace);
+    this.order = null;
   }
 
   get(id: string): SandboxRecord | undefined {
@@ -187,7 +205,7 @@ export class LiveSandboxes {
 
   /** Distinct namespaces of the live sandboxes, for asking which of them a person may see. */
   namespaces(): Set<string> {
-    return new Set([...this.records.values()].map((held) => held.record.namespace));
+    return new Set(this.perNamespace.keys());
   }
 
   page(request: PageRequest): Page<SandboxRecord> {
@@ -204,19 +222,38 @@ export class LiveSandboxes {
   }
 
   private select(request: PageRequest): { held: Held[]; nextCursor: string | null } {
-    this.sorted ??= [...this.records.values()].sort((a, b) => newestFirst(a.record, b.record));
+    const order = (this.order ??= [...this.records.values()].sort((a, b) => newestFirst(a.record, b.record)).map((held) => held.record.id));
     const { namespace, namespaces, labelSelector } = request;
+    // Most callers may see every namespace there is: their pages need no pass over every record.
     const all =
-      namespace || namespaces || labelSelector?.length
-        ? this.sorted.filter(({ record }) => (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && selectsSpec(labelSelector, record.spec))
-        : this.sorted;
-    const after = request.cursor ? this.after(request.cursor) : null;
-    const start = after ? all.findIndex(({ record }) => newestFirst(record, after) > 0) : 0;
-    const from = start === -1 ? all.length : start;
-    const held = all.slice(from, from + request.limit);
+      namespace || labelSelector?.length || (namespaces && !this.allNamespacesIn(namespaces))
+        ? order.filter((id) => {
+            const { record } = this.records.get(id)!;
+            return (!namespace || record.namespace === namespace) && (!namespaces || namespaces.has(record.namespace)) && selectsSpec(labelSelector, record.spec);
+          })
+        : order;
+    const from = request.cursor ? this.firstAfter(all, this.after(request.cursor)) : 0;
+    const held = all.slice(from, from + request.limit).map((id) => this.records.get(id)!);
     const more = from + request.limit < all.length;
     const last = held.at(-1)?.record;
     return { held, nextCursor: more && last ? encodeCursor(`${last.createdAt.getTime()}.${last.id}`) : null };
+  }
+
+  private allNamespacesIn(namespaces: ReadonlySet<string>): boolean {
+    for (const namespace of this.perNamespace.keys()) if (!namespaces.has(namespace)) return false;
+    return true;
+  }
+
+  /** Where the records after a position begin in ids sorted newest first (their length if none do): a binary search. */
+  private firstAfter(ids: readonly string[], position: Position): number {
+    let low = 0;
+    let high = ids.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (newestFirst(this.records.get(ids[middle]!)!.record, position) > 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   /** The position a cursor names: the record it was made from, which may since have gone. */
