@@ -27,6 +27,7 @@ import { ReconcileLoop, type Reconciler } from "./controllers/reconciler.ts";
 import { Faults } from "./faults.ts";
 import { refs } from "./k8s-objects.ts";
 import type { KubeObject, StoredObject } from "./objects.ts";
+import { saveDelayMs } from "./save-pacing.ts";
 import { StatusError, type ResourceRef } from "./status-error.ts";
 import { ObjectStore, type ObjectStoreSnapshot } from "./store/object-store.ts";
 import { VolumeContents, type VolumeContentsSnapshot } from "./volume-contents.ts";
@@ -81,8 +82,6 @@ interface PersistedState {
   tokens?: TokenAuthoritySnapshot;
 }
 
-const SAVE_DEBOUNCE_MS = 500;
-
 const podGracePeriod = (pod: StoredObject) => strategyFor(resourceFor("", "pods")).deletionGracePeriodSeconds?.(pod) ?? 0;
 
 export class SimCluster {
@@ -101,6 +100,8 @@ export class SimCluster {
   private tlsUrl: string | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> | undefined;
+  /** The size of the last state saved, which paces the next save. */
+  private lastStateBytes = 0;
   private unsubscribeSave: () => void = () => {};
 
   private constructor(private readonly options: SimClusterOptions, restored: PersistedState | null) {
@@ -271,7 +272,7 @@ export class SimCluster {
           console.error("simulated cluster: saving state failed", error);
         })
         .finally(() => (this.saving = undefined));
-    }, SAVE_DEBOUNCE_MS);
+    }, saveDelayMs(this.lastStateBytes));
     this.saveTimer.unref?.();
   }
 
@@ -301,6 +302,7 @@ export class SimCluster {
     const file = this.stateFile();
     if (!file) return;
     const json = this.stateJson();
+    this.lastStateBytes = json.length;
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(`${file}.tmp`, json, { mode: 0o600 });
     await rename(`${file}.tmp`, file);
