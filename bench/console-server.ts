@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { signInOverHttp } from "../e2e/signed-in.ts";
+import { SERVER_MEMORY_ENV } from "../scripts/server-memory.ts";
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -24,7 +25,7 @@ export function startConsole(base: string, dataDir: string, environment: Record<
   const profileDir = process.env.BERTH_BENCH_CPU_PROFILE;
   const server = ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", port];
   return spawn(process.execPath, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...server] : server, {
-    env: { ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: base, ...environment },
+    env: { ...SERVER_MEMORY_ENV, ...process.env, BERTH_DATA_DIR: dataDir, DATABASE_URL: "", BERTH_CLUSTER: "embedded", BERTH_SIM_CLOCK_SCALE: "20", BERTH_PUBLIC_URL: base, ...environment },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

@@ -14,6 +14,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { whyBuild } from "./build-staleness.ts";
+import { SERVER_MEMORY_ENV } from "./server-memory.ts";
 import { STANDALONE_LAYOUT } from "./standalone-layout.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -51,6 +52,7 @@ for (const { from, to } of STANDALONE_LAYOUT.filter((copy) => copy.part === "ass
 }
 
 const env: NodeJS.ProcessEnv = {
+  ...SERVER_MEMORY_ENV,
   ...process.env,
   NODE_ENV: "production",
   NEXT_MANUAL_SIG_HANDLE: "true",
