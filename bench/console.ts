@@ -390,6 +390,8 @@ async function sandboxesTableRun(browser: Browser): Promise<TableRun> {
     const durations: number[] = [];
     let last = performance.now();
     while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1) {
+      // A table that stops scrolling short of its end fails the run, rather than holding it forever.
+      if (durations.length > 5_000) throw new Error(`the table stopped scrolling at ${scroller.scrollTop} of ${scroller.scrollHeight} px`);
       scroller.scrollTop += 240;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       const now = performance.now();
