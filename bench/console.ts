@@ -372,8 +372,9 @@ async function sandboxesTableRun(browser: Browser): Promise<TableRun> {
     const input = document.querySelector('input[type="search"]');
     const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
     const type = (value) => { setter.call(input, value); input.dispatchEvent(new Event("input", { bubbles: true })); };
-    const shown = (text) => new Promise((resolve) => {
-      const check = () => (document.body.innerText.includes(text) ? resolve() : requestAnimationFrame(check));
+    const shown = (text) => new Promise((resolve, reject) => {
+      const deadline = performance.now() + 30000;
+      const check = () => (document.body.innerText.includes(text) ? resolve() : performance.now() > deadline ? reject(new Error("the search never showed " + text)) : requestAnimationFrame(check));
       check();
     });
     const began = performance.now();
