@@ -1,7 +1,7 @@
 // How long the simulated cluster waits after a change before saving its state. Each save writes
-// the whole state, so a fixed half second made a cluster of 10,000 sandboxes (about 30 MB of
-// JSON) make and write 60 MB a second while it was busy: garbage the console's process had to
-// collect and RAM it kept. The wait grows with the state, so saving costs at most about
+// the whole state, so a fixed half second made a cluster of 10,000 sandboxes (8 MiB of JSON)
+// make and write 16 MiB a second while it was busy: garbage the console's process had to
+// collect. The wait grows with the state, so saving costs at most about
 // SAVE_BYTES_PER_SECOND whatever the size; a crash loses at most that wait (stopping saves at once).
 
 export const MIN_SAVE_DELAY_MS = 500;
